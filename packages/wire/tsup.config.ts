@@ -1,0 +1,9 @@
+import { orcaTsup } from '@orca/config/tsup';
+
+export default orcaTsup({
+  index: 'src/index.ts',
+  'terminal-stream': 'src/terminal-stream/index.ts',
+  rpc: 'src/rpc/index.ts',
+  'relay-frames': 'src/relay-frames/index.ts',
+  compat: 'src/compat/index.ts',
+});

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// The `pnpm bench` runner: finds every `bench/*.bench.ts` of the workspace's packages (or of the
+// one given with `--package DIR`), runs each with tsx against `src/` (orca-source condition),
+// collects their result lines and prints `name  ours  baseline  ratio  target`.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { register } from 'tsx/esm/api';
+
+register();
+const { formatBenchTable, parseBenchLine, targetMet } = await import('./src/report.ts');
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const only = args.includes('--package') ? path.resolve(args[args.indexOf('--package') + 1] ?? '.') : undefined;
+
+function packageDirs() {
+  if (only) return [only];
+  return ['packages', 'apps', 'tests'].flatMap((group) => {
+    const dir = path.join(root, group);
+    return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => path.join(dir, name)) : [];
+  });
+}
+
+const files = packageDirs().flatMap((dir) => {
+  const benchDir = path.join(dir, 'bench');
+  if (!fs.existsSync(benchDir)) return [];
+  return fs
+    .readdirSync(benchDir)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .sort()
+    .map((f) => path.join(benchDir, f));
+});
+
+const tsxCli = path.join(path.dirname(fileURLToPath(import.meta.resolve('tsx/package.json'))), 'dist/cli.mjs');
+const results = [];
+let failures = 0;
+for (const file of files) {
+  const rel = path.relative(root, file);
+  process.stderr.write(`bench: running ${rel}\n`);
+  const run = spawnSync(process.execPath, [tsxCli, '--conditions=orca-source', file], {
+    cwd: path.dirname(path.dirname(file)),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const found = run.stdout.split('\n').map(parseBenchLine).filter(Boolean);
+  if (run.status !== 0 || found.length === 0) {
+    failures++;
+    process.stderr.write(`bench: ${rel} exited ${run.status} with ${found.length} results\n`);
+  }
+  results.push(...found.map((r) => ({ ...r, name: `${path.basename(path.dirname(path.dirname(file)))}: ${r.name}` })));
+}
+
+if (results.length === 0) {
+  console.log(`no benchmarks registered (looked in ${files.length === 0 ? 'every package' : `${files.length} files`})`);
+} else {
+  console.log(formatBenchTable(results));
+  const missed = results.filter((r) => targetMet(r) === false).length;
+  console.log(`\n${results.length} results, ${missed} missed their target`);
+}
+process.exit(failures ? 1 : 0);

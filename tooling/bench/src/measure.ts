@@ -1,0 +1,73 @@
+import { performance } from 'node:perf_hooks';
+
+/** Median wall time of `fn` in nanoseconds per call, after `warmup` untimed calls. */
+export async function measureMedian(
+  fn: () => unknown | Promise<unknown>,
+  { samples = 7, iterations = 1, warmup = 1 }: { samples?: number; iterations?: number; warmup?: number } = {},
+): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const times: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    const start = performance.now();
+    for (let i = 0; i < iterations; i++) await fn();
+    times.push(((performance.now() - start) * 1e6) / iterations);
+  }
+  return median(times);
+}
+
+export interface CompareOptions {
+  /** Timed rounds; each round runs ours then baseline (order alternates) — default 7. */
+  samples?: number;
+  /** Calls per round per side — default 1. */
+  iterations?: number;
+  /** Untimed rounds first — default 1. */
+  warmup?: number;
+}
+
+export interface Comparison {
+  /** Median ns per call of ours. */
+  ours: number;
+  /** Median ns per call of the baseline. */
+  baseline: number;
+  ratio: number;
+}
+
+/**
+ * Interleaved comparison: ours and the baseline alternate within every round so machine load
+ * hits both alike; each side's median ns per call and `ours / baseline`.
+ */
+export async function compareInterleaved(
+  ours: () => unknown | Promise<unknown>,
+  baseline: () => unknown | Promise<unknown>,
+  { samples = 7, iterations = 1, warmup = 1 }: CompareOptions = {},
+): Promise<Comparison> {
+  const timeOne = async (fn: () => unknown | Promise<unknown>) => {
+    const start = performance.now();
+    for (let i = 0; i < iterations; i++) await fn();
+    return ((performance.now() - start) * 1e6) / iterations;
+  };
+  for (let i = 0; i < warmup; i++) {
+    await timeOne(ours);
+    await timeOne(baseline);
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    if (s % 2 === 0) {
+      a.push(await timeOne(ours));
+      b.push(await timeOne(baseline));
+    } else {
+      b.push(await timeOne(baseline));
+      a.push(await timeOne(ours));
+    }
+  }
+  const o = median(a);
+  const base = median(b);
+  return { ours: o, baseline: base, ratio: o / base };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}

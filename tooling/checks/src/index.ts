@@ -1,0 +1,3 @@
+export { floorOf, PACKAGE_FLOORS } from './floors.ts';
+export { checkLayering, type LayeringRule, type LayeringViolation } from './layering.ts';
+export { checkWorkspaceShape, type ShapeViolation } from './shape.ts';
