@@ -1,0 +1,42 @@
+/** Mode of the data directory and every directory the host creates in it. */
+export const DATA_DIR_MODE = 0o700;
+/** Mode of every file the host writes in its data directory. */
+export const DATA_FILE_MODE = 0o600;
+
+/** Exit code: the command succeeded. */
+export const EXIT_OK = 0;
+/** Exit code: the request was refused (the refusal code is printed). */
+export const EXIT_REFUSED = 1;
+/** Exit code: the command line was wrong. */
+export const EXIT_USAGE = 2;
+
+/** Default PTY size of a new pane (columns). */
+export const DEFAULT_PANE_COLS = 120;
+/** Default PTY size of a new pane (rows). */
+export const DEFAULT_PANE_ROWS = 40;
+/** Scrollback kept by each pane's `@xterm/headless` screen (lines). */
+export const PANE_SCROLLBACK_LINES = 1000;
+/** Raw output tail kept per pane for the status engine and `terminal show` (UTF-16 units). */
+export const PANE_TAIL_MAX_CHARS = 16_384;
+/** Titles remembered per pane with their arrival times (entries). */
+export const PANE_TITLE_HISTORY = 16;
+
+/** Quiet period after new evidence before a pane's verdict is recomputed (ms). */
+export const VERDICT_DEBOUNCE_MS = 25;
+/** How long `orca terminal wait` waits when no `--timeout` is given (ms). */
+export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
+/** How long a client waits for the runtime socket to accept a connection (ms). */
+export const CLIENT_CONNECT_TIMEOUT_MS = 5_000;
+/** Longest time a clean shutdown waits for pane processes to exit after SIGHUP (ms). */
+export const SHUTDOWN_PTY_GRACE_MS = 1_000;
+
+/** Bytes of random token material for the hook endpoint (32 lowercase hex chars). */
+export const HOOK_TOKEN_BYTES = 16;
+/** Bytes of random token material for the optional TCP RPC listener. */
+export const RPC_TCP_TOKEN_BYTES = 24;
+
+/** Upper bound on how long `orca demo` may run before it gives up (ms). */
+export const DEMO_TIMEOUT_MS = 60_000;
+
+/** Version of this app, reported by `status.get` and `runtime.json`. */
+export const APP_VERSION = '0.0.0';

@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cmdlineToText, readForegroundCommand, tpgidFromStat } from './foreground-probe.ts';
+import { spawnPaneProcess } from './pane-process.ts';
+
+describe('tpgidFromStat', () => {
+  it('reads field 8 even when the command name holds spaces and parentheses', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), fc.integer({ min: 1, max: 4_000_000 }), (comm, tpgid) => {
+        const stat = `123 (${comm}) S 1 123 123 34816 ${tpgid} 4194560 0 0`;
+        expect(tpgidFromStat(stat)).toBe(tpgid);
+      }),
+    );
+  });
+  it('never throws on arbitrary text', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const result = tpgidFromStat(text);
+        expect(result === null || (Number.isInteger(result) && result > 0)).toBe(true);
+      }),
+    );
+  });
+  it('treats a negative or missing tpgid as unreadable', () => {
+    expect(tpgidFromStat('1 (sh) S 0 1 1 0 -1 0')).toBeNull();
+    expect(tpgidFromStat('garbage')).toBeNull();
+  });
+});
+
+describe('cmdlineToText', () => {
+  it('joins argv with single spaces and drops the trailing NUL', () => {
+    expect(cmdlineToText('node\0/usr/bin/claude\0--x\0')).toBe('node /usr/bin/claude --x');
+    expect(cmdlineToText('')).toBeNull();
+  });
+});
+
+describe('readForegroundCommand', () => {
+  it.skipIf(process.platform !== 'linux')('reports the foreground job of a real PTY, not its shell', async () => {
+    const pane = spawnPaneProcess({
+      file: '/bin/sh',
+      args: ['-i'],
+      cwd: '/',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      cols: 80,
+      rows: 24,
+    });
+    pane.write('sleep 30\r');
+    try {
+      let seen: string | null = null;
+      for (let i = 0; i < 100 && seen !== 'sleep 30'; i += 1) {
+        seen = await readForegroundCommand(pane.pid);
+        if (seen !== 'sleep 30') await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(seen).toBe('sleep 30');
+    } finally {
+      pane.kill();
+    }
+    expect(await readForegroundCommand(2 ** 22 + 7)).toBeNull();
+  });
+});

@@ -1,0 +1,83 @@
+import pty from 'node-pty';
+import { HostError } from '../errors.ts';
+
+/** How a pane's process ended. */
+export interface PaneExit {
+  readonly code: number | null;
+  readonly signal: number | null;
+}
+
+/** Options of {@link spawnPaneProcess}. */
+export interface PaneProcessOptions {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cols: number;
+  readonly rows: number;
+}
+
+/** A real PTY process (node-pty). */
+export interface PaneProcess {
+  readonly pid: number;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  kill(signal?: string): void;
+  onData(listener: (chunk: string) => void): void;
+  onExit(listener: (exit: PaneExit) => void): void;
+}
+
+/**
+ * Spawns `file args` in a new PTY. Throws `ORCA_HOST_PANE_SPAWN` when the PTY cannot start.
+ *
+ * @example
+ * const p = spawnPaneProcess({ file: '/bin/sh', args: [], cwd: '/', env: {}, cols: 80, rows: 24 });
+ */
+export function spawnPaneProcess(opts: PaneProcessOptions): PaneProcess {
+  let child: pty.IPty;
+  try {
+    child = pty.spawn(opts.file, [...opts.args], {
+      name: 'xterm-256color',
+      cols: opts.cols,
+      rows: opts.rows,
+      cwd: opts.cwd,
+      env: { ...opts.env },
+    });
+  } catch (cause) {
+    throw new HostError(
+      'ORCA_HOST_PANE_SPAWN',
+      `cannot start ${opts.file} in a PTY: ${(cause as Error).message}; check the command and --cwd`,
+      { file: opts.file },
+      { cause },
+    );
+  }
+  let exited = false;
+  child.onExit(() => {
+    exited = true;
+  });
+  return {
+    pid: child.pid,
+    write(data) {
+      if (!exited) child.write(data);
+    },
+    resize(cols, rows) {
+      if (!exited) child.resize(cols, rows);
+    },
+    kill(signal) {
+      if (exited) return;
+      try {
+        child.kill(signal);
+      } catch {
+        // already gone
+      }
+    },
+    onData(listener) {
+      child.onData(listener);
+    },
+    onExit(listener) {
+      child.onExit(({ exitCode, signal }) => {
+        listener({ code: signal ? null : exitCode, signal: signal ? signal : null });
+      });
+    },
+  };
+}

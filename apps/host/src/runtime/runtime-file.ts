@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { DATA_FILE_MODE } from '../constants.ts';
+import { HostError } from '../errors.ts';
+
+/** Content of `runtime.json`: how clients find a running host. No secrets. */
+export interface RuntimeInfo {
+  readonly pid: number;
+  readonly socket: string;
+  readonly protocolVersion: number;
+  readonly appVersion: string;
+  readonly startedAt: number;
+}
+
+/** zod schema of `runtime.json` (read from disk: untrusted bytes). */
+export const RuntimeInfoSchema = z.object({
+  pid: z.number().int().positive(),
+  socket: z.string().min(1),
+  protocolVersion: z.number().int().nonnegative(),
+  appVersion: z.string(),
+  startedAt: z.number(),
+});
+
+/** Reads and validates `runtime.json`; `null` when absent or unreadable/malformed. */
+export function readRuntimeInfo(path: string): RuntimeInfo | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = RuntimeInfoSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when a process with this pid exists (signal 0 probe; EPERM counts as alive). */
+export function isPidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The claim returned by {@link acquireRuntimeFile}; `release()` removes the file if still ours. */
+export interface RuntimeClaim {
+  readonly info: RuntimeInfo;
+  release(): void;
+}
+
+/**
+ * Single-instance guard: publishes `runtime.json` atomically with `link(2)` (fails if the file
+ * exists). A file naming a live pid refuses with `ORCA_HOST_ALREADY_RUNNING`; a stale one (dead pid
+ * or unreadable) is taken over.
+ */
+export function acquireRuntimeFile(path: string, info: RuntimeInfo): RuntimeClaim {
+  const tmp = join(dirname(path), `.runtime-${process.pid}-${randomUUID()}.tmp`);
+  writeFileSync(tmp, `${JSON.stringify(info)}\n`, { mode: DATA_FILE_MODE });
+  try {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      try {
+        linkSync(tmp, path);
+        return {
+          info,
+          release() {
+            const current = readRuntimeInfo(path);
+            if (current && current.pid === info.pid && current.startedAt === info.startedAt) {
+              try {
+                unlinkSync(path);
+              } catch {
+                // already gone
+              }
+            }
+          },
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const existing = readRuntimeInfo(path);
+      if (existing && existing.pid !== process.pid && isPidAlive(existing.pid)) {
+        throw new HostError(
+          'ORCA_HOST_ALREADY_RUNNING',
+          `a host is already running on ${dirname(path)} (pid ${existing.pid}); stop it or pass another --data-dir`,
+          { pid: existing.pid },
+        );
+      }
+      // Why: a stale file (dead pid, or torn/garbage content) is taken over, never trusted.
+      try {
+        unlinkSync(path);
+      } catch {
+        // raced with another taker; retry the link
+      }
+    }
+    throw new HostError('ORCA_HOST_ALREADY_RUNNING', `could not claim ${path}: another host keeps racing for it`);
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing to clean
+    }
+  }
+}

@@ -1,0 +1,73 @@
+/** One numbered schema migration; numbers are permanent and applied in order, once. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Every migration of the store, ascending. Append only; never edit a shipped one. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'panes, hook rows, verdicts, guests',
+    sql: `
+      CREATE TABLE panes (
+        handle TEXT PRIMARY KEY,
+        pane_key TEXT NOT NULL UNIQUE,
+        tab_id TEXT NOT NULL,
+        name TEXT,
+        cwd TEXT NOT NULL,
+        argv TEXT NOT NULL,
+        guest TEXT,
+        agent TEXT,
+        created_at INTEGER NOT NULL,
+        title TEXT,
+        exited_at INTEGER,
+        exit_code INTEGER,
+        exit_signal INTEGER,
+        exit_cause TEXT
+      );
+      CREATE TABLE hook_rows (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        pane_key TEXT NOT NULL,
+        connection_id TEXT NOT NULL,
+        source TEXT NOT NULL,
+        hook_event_name TEXT,
+        received_at INTEGER NOT NULL,
+        envelope TEXT NOT NULL,
+        row TEXT
+      );
+      CREATE INDEX hook_rows_pane ON hook_rows (pane_key, id);
+      CREATE TABLE verdicts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        handle TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        status TEXT,
+        is_running_agent INTEGER NOT NULL,
+        agent_wait_kind TEXT NOT NULL CHECK (agent_wait_kind IN ('absent', 'null', 'value')),
+        agent_wait TEXT
+      );
+      CREATE INDEX verdicts_handle ON verdicts (handle, id);
+      CREATE TABLE guests (
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        target TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (kind, name)
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'command hook runs',
+    sql: `
+      CREATE TABLE command_hook_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        handle TEXT,
+        event TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        record TEXT NOT NULL
+      );
+    `,
+  },
+];
