@@ -1,9 +1,12 @@
 import { orcaTsup } from '@orca/config/tsup';
+import type { Options } from 'tsup';
 
-export default orcaTsup({
+const config: Options = orcaTsup({
   index: 'src/index.ts',
   'terminal-stream': 'src/terminal-stream/index.ts',
   rpc: 'src/rpc/index.ts',
   'relay-frames': 'src/relay-frames/index.ts',
   compat: 'src/compat/index.ts',
 });
+
+export default config;

@@ -1,0 +1,51 @@
+import { MAX_ECHO_CHARS } from './limits.ts';
+
+/** Stable string codes of every error `@orca/wire` throws. */
+export const WIRE_ERROR_CODES = [
+  'ORCA_WIRE_NOT_NEGOTIATED',
+  'ORCA_WIRE_BAD_STREAM_ID',
+  'ORCA_WIRE_JSON_LIMIT',
+  'ORCA_WIRE_FRAME_TOO_LARGE',
+  'ORCA_WIRE_BAD_ARGUMENT',
+  'ORCA_WIRE_REMOTE_ERROR',
+  'CONNECTION_LOST',
+  'DISPOSED',
+  'TIMEOUT',
+  'CANCELLED',
+] as const;
+
+/** One of {@link WIRE_ERROR_CODES}. */
+export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
+
+/**
+ * The one error base class of `@orca/wire`. Encoders throw it only for caller bugs; decoders never
+ * throw on wire input (they return typed results instead).
+ */
+export class WireError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: WireErrorCode;
+  /** Typed context (never contains a token). */
+  readonly context: Readonly<Record<string, unknown>>;
+
+  constructor(
+    code: WireErrorCode,
+    message: string,
+    options: { cause?: unknown; context?: Record<string, unknown> } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'WireError';
+    this.code = code;
+    this.context = Object.freeze({ ...(options.context ?? {}) });
+  }
+}
+
+/** Cuts an untrusted echo to {@link MAX_ECHO_CHARS} characters for an error message. */
+export function echo(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : String(JSON.stringify(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text;
+}
