@@ -1,3 +1,15 @@
 import { orcaTsup } from '@orca/config/tsup';
+import type { Options } from 'tsup';
 
-export default orcaTsup({ index: 'src/index.ts', cli: 'src/cli.ts' });
+const config: Options = orcaTsup({
+  index: 'src/index.ts',
+  fusion: 'src/fusion/index.ts',
+  title: 'src/title/index.ts',
+  osc: 'src/osc/index.ts',
+  screen: 'src/screen/index.ts',
+  hooks: 'src/hooks/index.ts',
+  limits: 'src/limits.ts',
+  cli: 'src/cli.ts',
+});
+
+export default config;

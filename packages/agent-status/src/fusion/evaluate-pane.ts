@@ -1,0 +1,199 @@
+import { validRows } from '../hooks/row-schema.ts';
+import type { AgentId } from '../limits.ts';
+import { type BlockedSignal, findBlockedSignal } from '../screen/blocked-signal.ts';
+import { buildMatchWindow, type MatchWindow, screenHasContent } from '../screen/match-window.ts';
+import { isShellName } from '../title/agent-names.ts';
+import { classifyTitle, type TitleClass } from '../title/classify-title.ts';
+import type { AgentStatus, AgentWait, PaneEvidence, PaneVerdict, StatusRow } from '../types.ts';
+import { isPermissionRow, pickExplicitRow } from './explicit-row.ts';
+import { defaultProbeGate, type ProbeGate, type ProbeReading } from './probe-gate.ts';
+import { recognise } from './recognise.ts';
+import { assertEvidence } from './validate-evidence.ts';
+
+/** Options of {@link evaluatePane}. */
+export interface EvaluateOptions {
+  /** Evaluate `agentWait` (default true); false leaves it absent. */
+  wait?: boolean;
+  /** Probe gate (default: one module-level gate bounded by `PROBE_TIMEOUT_MS`). */
+  gate?: ProbeGate;
+}
+
+/** What the foreground probe said, read at most once per evaluation. */
+export interface ForegroundView {
+  /** The gate timed out or the probe rejected. */
+  unreadable: boolean;
+  /** Agent recognised by the cheap read or the confirmer. */
+  agent: AgentId | null;
+  /** A shell is in front and the confirmer recognises no agent. */
+  shellOwns: boolean;
+}
+
+/** Everything fusion derived for one pane; tui-idle reuses it. */
+export interface PaneAnalysis {
+  verdict: PaneVerdict;
+  window: MatchWindow;
+  signal: BlockedSignal | null;
+  title: TitleClass;
+  liveTitle: boolean;
+  explicit: StatusRow | undefined;
+  foreground(): Promise<ForegroundView>;
+}
+
+const NO_TITLE: TitleClass = { status: null, agent: null, kind: 'none' };
+const AGENT_GROUPS: readonly (readonly AgentId[])[] = [
+  ['pi', 'omp'],
+  ['opencode', 'mimo-code'],
+];
+
+function sameGroup(a: AgentId, b: AgentId): boolean {
+  if (a === b) return true;
+  return AGENT_GROUPS.some((g) => g.includes(a) && g.includes(b));
+}
+
+function mapRow(row: StatusRow): AgentStatus {
+  if (row.state === 'working') return 'working';
+  if (row.state === 'done') return 'idle';
+  return 'permission';
+}
+
+function readForeground(e: PaneEvidence, gate: ProbeGate): () => Promise<ForegroundView> {
+  let memo: Promise<ForegroundView> | undefined;
+  return () => {
+    memo ??= (async (): Promise<ForegroundView> => {
+      const probe = e.probe;
+      if (!probe) return { unreadable: false, agent: null, shellOwns: false };
+      let reading: ProbeReading | 'timeout';
+      try {
+        reading = await gate.run(e.ptyId, probe);
+      } catch {
+        return { unreadable: true, agent: null, shellOwns: false };
+      }
+      if (reading === 'timeout') return { unreadable: true, agent: null, shellOwns: false };
+      const confirmedAgent = recognise(reading.confirmed);
+      const agent = recognise(reading.cheap) ?? confirmedAgent;
+      const firstToken = reading.cheap?.trim().split(/\s+/)[0];
+      const shellOwns = firstToken !== undefined && firstToken !== '' && isShellName(firstToken) && !confirmedAgent;
+      return { unreadable: false, agent, shellOwns };
+    })();
+    return memo;
+  };
+}
+
+/**
+ * Fuse hooks, OSC rows, the title, the screen and the foreground process of one pane into a
+ * verdict (§7). Pure: time comes from `e.now`; the probe is read through the gate at most once.
+ *
+ * @example
+ * const v = await evaluatePane({ now: 5000, ptyId: 'p1', waitBlockedAt: null,
+ *   title: { text: '✳ Claude Code', live: true, at: 4000 } });
+ * // { status: 'idle', isRunningAgent: true, agentWait: null }
+ */
+export async function evaluatePane(e: PaneEvidence, options: EvaluateOptions = {}): Promise<PaneVerdict> {
+  return (await analysePane(e, options)).verdict;
+}
+
+/** {@link evaluatePane} plus what it derived on the way (for tui-idle and tooling). */
+export async function analysePane(e: PaneEvidence, options: EvaluateOptions = {}): Promise<PaneAnalysis> {
+  assertEvidence(e);
+  const wait = options.wait ?? true;
+  const foreground = readForeground(e, options.gate ?? defaultProbeGate);
+  const window = buildMatchWindow(e);
+  const signal = findBlockedSignal(window);
+  const title = e.title && typeof e.title.text === 'string' ? classifyTitle(e.title.text) : NO_TITLE;
+  const liveTitle = e.title !== undefined && e.title.live === true && e.title.restored !== true;
+  const titleAt = e.title && typeof e.title.at === 'number' && Number.isFinite(e.title.at) ? e.title.at : null;
+  const base = { window, signal, title, liveTitle, foreground };
+
+  if (e.exited === true) {
+    return { ...base, explicit: undefined, verdict: { status: null, isRunningAgent: false } };
+  }
+
+  const rows = validRows(e.rows as readonly unknown[] | undefined);
+  const livePermissionTitle = liveTitle && title.status === 'permission';
+  const healOnScreen = screenHasContent(e.screen) && signal === null && !livePermissionTitle;
+  const explicit = pickExplicitRow(rows, e.now, healOnScreen);
+  const explicitIsPermission = explicit !== undefined && isPermissionRow(explicit);
+
+  const titleAsksPermission =
+    livePermissionTitle &&
+    !(explicit && !explicitIsPermission && titleAt !== null && explicit.stateStartedAt > titleAt) &&
+    !(explicit && !explicitIsPermission && titleAt === null);
+
+  const signalHolds = signal !== null && holds(signal, e, explicit, title, liveTitle, titleAt);
+
+  const result = (status: AgentStatus, isRunningAgent: boolean, agentWait?: AgentWait | null): PaneAnalysis => ({
+    ...base,
+    explicit,
+    verdict: agentWait === undefined ? { status, isRunningAgent } : { status, isRunningAgent, agentWait },
+  });
+
+  // agentWait for the branches that do not depend on the foreground
+  let waitValue: AgentWait | null | undefined;
+  if (wait) {
+    if (signalHolds && signal) {
+      waitValue =
+        e.waitBlockedAt === null
+          ? { source: 'prompt-text', reason: signal.reason }
+          : { source: 'prompt-text', reason: signal.reason, since: e.waitBlockedAt };
+    } else if (titleAsksPermission) waitValue = { source: 'title' };
+    else if (!explicitIsPermission) waitValue = null;
+  }
+
+  if (titleAsksPermission || signalHolds) return result('permission', true, waitValue);
+
+  if (explicit) {
+    const titleVetoes = title.kind === 'shell' || title.kind === 'management';
+    const fg = titleVetoes ? undefined : await foreground();
+    const running = !titleVetoes && fg !== undefined && !fg.shellOwns;
+    if (wait && explicitIsPermission) {
+      if (fg?.unreadable) waitValue = undefined;
+      else waitValue = running ? { source: 'hook', since: explicit.receivedAt } : null;
+    }
+    return result(running ? mapRow(explicit) : null, running, waitValue);
+  }
+
+  if (title.status !== null && e.title) {
+    const restored = e.title.restored === true;
+    const needsProof = title.kind === 'opencode-native' || title.kind === 'activity-only' || restored;
+    if (!needsProof) return result(title.status, true, waitValue);
+    const fg = await foreground();
+    const proven = fg.agent !== null && (!restored || title.agent === null || sameGroup(title.agent, fg.agent));
+    if (proven) return result(title.status, true, waitValue);
+  }
+
+  const fg = await foreground();
+  return result(null, fg.agent !== null, waitValue);
+}
+
+/** §7 blocked-text authority: does this signal prove a live wait? */
+function holds(
+  signal: BlockedSignal,
+  e: PaneEvidence,
+  explicit: StatusRow | undefined,
+  title: TitleClass,
+  liveTitle: boolean,
+  titleAt: number | null,
+): boolean {
+  const explicitIsPermission = explicit !== undefined && isPermissionRow(explicit);
+  if (signal.kind === 'approval') {
+    const stamp = e.waitBlockedAt;
+    return !(explicit && !explicitIsPermission && stamp !== null && stamp > 0 && explicit.stateStartedAt > stamp);
+  }
+  const permCandidates: number[] = [];
+  if (e.waitBlockedAt !== null) permCandidates.push(e.waitBlockedAt);
+  if (explicit && explicitIsPermission) permCandidates.push(explicit.receivedAt);
+  if (permCandidates.length === 0) return false;
+  const permAt = Math.max(...permCandidates);
+  let clearAt = Number.NEGATIVE_INFINITY;
+  if (explicit && !explicitIsPermission) clearAt = explicit.receivedAt;
+  if (
+    liveTitle &&
+    title.kind !== 'opencode-native' &&
+    title.status !== null &&
+    title.status !== 'permission' &&
+    titleAt !== null
+  ) {
+    clearAt = Math.max(clearAt, titleAt);
+  }
+  return permAt >= clearAt;
+}

@@ -1,0 +1,43 @@
+import { AGENT_STATUS_STALE_AFTER_MS } from '../limits.ts';
+import type { StatusRow } from '../types.ts';
+
+/** A row that asks a human (`blocked`/`waiting`). */
+export function isPermissionRow(row: StatusRow): boolean {
+  return row.state === 'blocked' || row.state === 'waiting';
+}
+
+/**
+ * The explicit row (§7): newest row not ignored by deny healing and not stale; on a tie a
+ * permission row wins, then the later in input order. Rows older than an ignored row never count.
+ */
+export function pickExplicitRow(
+  rows: readonly StatusRow[],
+  now: number,
+  healDeniedOnScreen: boolean,
+): StatusRow | undefined {
+  let floor = Number.NEGATIVE_INFINITY;
+  for (const row of rows) {
+    if (isIgnoredByDenyHealing(row, rows, healDeniedOnScreen) && row.receivedAt > floor) floor = row.receivedAt;
+  }
+  let best: StatusRow | undefined;
+  for (const row of rows) {
+    if (row.receivedAt < floor) continue;
+    if (isIgnoredByDenyHealing(row, rows, healDeniedOnScreen)) continue;
+    if (
+      !best ||
+      row.receivedAt > best.receivedAt ||
+      (row.receivedAt === best.receivedAt && (isPermissionRow(row) || !isPermissionRow(best)))
+    ) {
+      best = row;
+    }
+  }
+  if (!best || now - best.receivedAt > AGENT_STATUS_STALE_AFTER_MS) return undefined;
+  return best;
+}
+
+// Why: a Claude deny fires no hook, so a PermissionRequest row would otherwise outlive the dialog.
+function isIgnoredByDenyHealing(row: StatusRow, rows: readonly StatusRow[], healOnScreen: boolean): boolean {
+  if (row.state !== 'waiting' || row.toolUseId === undefined) return false;
+  if (healOnScreen) return true;
+  return rows.some((other) => !isPermissionRow(other) && other.receivedAt > row.receivedAt);
+}

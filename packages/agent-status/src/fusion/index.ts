@@ -1,0 +1,19 @@
+export {
+  analysePane,
+  type EvaluateOptions,
+  evaluatePane,
+  type ForegroundView,
+  type PaneAnalysis,
+} from './evaluate-pane.ts';
+export { isPermissionRow, pickExplicitRow } from './explicit-row.ts';
+export {
+  createProbeGate,
+  type Delay,
+  defaultProbeGate,
+  type ProbeGate,
+  type ProbeReading,
+  timerDelay,
+} from './probe-gate.ts';
+export { isShellName, recognise } from './recognise.ts';
+export { evaluateSendGuard, type SendGuardCode, type SendGuardResult } from './send-guard.ts';
+export { evaluateTuiIdle, type TuiIdleContext, type TuiIdleResult } from './tui-idle.ts';

@@ -1,0 +1,297 @@
+import type { AgentId } from '../limits.ts';
+import type { RowState } from '../types.ts';
+import { asObject, eventKey, type JsonObject, stringField, toolNameOf } from './payload-fields.ts';
+
+/** What one hook event means for the pane, before history is applied. */
+export interface HookMeaning {
+  state: RowState;
+  interrupted?: true;
+  toolUseId?: string;
+}
+
+/** Per-pane memory a dialect may keep between events. */
+export interface DialectMemory {
+  /** Claude: subagents (agent_id) that started and have not stopped. */
+  openChildren: Set<string>;
+  /** Amp: threads whose agent.end arrived. */
+  endedThreads: Set<string>;
+  /** Last state the pane reported, if any. */
+  lastState: RowState | undefined;
+}
+
+/** Maps an event to a meaning; null = ignored. */
+export type Dialect = (event: string, payload: JsonObject, memory: DialectMemory) => HookMeaning | null;
+
+const W: HookMeaning = { state: 'working' };
+const DONE: HookMeaning = { state: 'done' };
+const WAIT: HookMeaning = { state: 'waiting' };
+const BLOCK: HookMeaning = { state: 'blocked' };
+
+function interrupted(state: RowState, flag: boolean): HookMeaning {
+  return flag ? { state, interrupted: true } : { state };
+}
+
+function claudeFamily(extraDone: readonly string[], cancelled: readonly string[]): Dialect {
+  return (event, payload, memory) => {
+    const key = eventKey(event);
+    const childId = stringField(payload, 'agent_id', 'agentId');
+    if (key === 'subagentstop' && childId !== undefined) {
+      memory.openChildren.delete(childId);
+      return null;
+    }
+    // Why: events a subagent fires never set the lead's state; they only prove the child is open.
+    if (childId !== undefined) {
+      memory.openChildren.add(childId);
+      return null;
+    }
+    switch (key) {
+      case 'userpromptsubmit':
+        memory.openChildren.clear();
+        return W;
+      case 'pretooluse':
+      case 'posttooluse':
+      case 'posttoolusefailure':
+        if (key === 'pretooluse' && toolNameOf(payload) === 'AskUserQuestion') return WAIT;
+        return W;
+      case 'permissionrequest': {
+        const id = stringField(payload, 'tool_use_id', 'toolUseId');
+        return id === undefined ? WAIT : { state: 'waiting', toolUseId: id };
+      }
+      case 'stop':
+        return memory.openChildren.size > 0 ? W : DONE;
+      case 'stopfailure':
+        return interrupted('done', payload.is_interrupt === true);
+      case 'postcompact':
+        return stringField(payload, 'trigger') === 'manual' ? DONE : null;
+      case 'sessionstart': {
+        const source = stringField(payload, 'source');
+        if (source === 'startup' || source === 'resume' || source === 'clear') {
+          memory.openChildren.clear();
+          return DONE;
+        }
+        return null;
+      }
+      default:
+        if (extraDone.includes(key)) return DONE;
+        if (cancelled.includes(key)) return { state: 'done', interrupted: true };
+        return null;
+    }
+  };
+}
+
+const claude = claudeFamily([], []);
+
+const codex: Dialect = (event, payload) => {
+  switch (eventKey(event)) {
+    case 'sessionstart':
+      return stringField(payload, 'source') === 'compact' ? null : W;
+    case 'userpromptsubmit':
+    case 'posttooluse':
+      return W;
+    case 'pretooluse':
+      return toolNameOf(payload) === 'request_user_input' ? WAIT : W;
+    case 'permissionrequest':
+      return isAutoReview(payload) ? W : WAIT;
+    case 'stop':
+      return DONE;
+    default:
+      return null;
+  }
+};
+
+// Why: Codex's auto-reviewer raises PermissionRequest for calls no human is asked about.
+function isAutoReview(payload: JsonObject): boolean {
+  if (payload.auto_review === true || payload.autoReview === true) return true;
+  const reviewer = stringField(payload, 'reviewer', 'approval_reviewer', 'decision_source');
+  return reviewer !== undefined && /auto/i.test(reviewer);
+}
+
+const gemini: Dialect = (event) => {
+  switch (eventKey(event)) {
+    case 'beforeagent':
+    case 'beforetool':
+    case 'aftertool':
+    case 'pretooluse':
+    case 'posttooluse':
+      return W;
+    case 'afteragent':
+      return DONE;
+    default:
+      return null;
+  }
+};
+
+const antigravity: Dialect = (event) => {
+  switch (eventKey(event)) {
+    case 'preinvocation':
+    case 'pretooluse':
+    case 'posttooluse':
+      return W;
+    case 'stop':
+      return DONE;
+    default:
+      return null;
+  }
+};
+
+const cursor: Dialect = (event, payload, memory) => {
+  switch (eventKey(event)) {
+    case 'beforesubmitprompt':
+    case 'sessionstart':
+    case 'pretooluse':
+    case 'posttooluse':
+    case 'posttoolusefailure':
+    case 'beforeshellexecution':
+    case 'beforemcpexecution':
+      return W;
+    case 'afteragentresponse':
+      // Why: the response hook can land after `stop`; a finished turn stays finished.
+      return memory.lastState === 'done' ? DONE : W;
+    case 'stop': {
+      const status = stringField(payload, 'status');
+      return interrupted('done', status !== undefined && status !== 'completed');
+    }
+    case 'sessionend':
+      return DONE;
+    default:
+      return null;
+  }
+};
+
+const opencode: Dialect = (event) => {
+  switch (eventKey(event)) {
+    case 'sessionbusy':
+    case 'messagepart':
+      return W;
+    case 'permissionrequest':
+    case 'askuserquestion':
+      return WAIT;
+    case 'sessionidle':
+    case 'sessionstart':
+      return DONE;
+    default:
+      return null;
+  }
+};
+
+const amp: Dialect = (event, payload, memory) => {
+  const thread = stringField(payload, 'thread_id', 'threadId', 'thread') ?? '';
+  switch (eventKey(event)) {
+    case 'sessionstart':
+      memory.endedThreads.clear();
+      return null;
+    case 'agentstart':
+      memory.endedThreads.delete(thread);
+      return W;
+    case 'toolcall':
+    case 'toolresult':
+      return memory.endedThreads.has(thread) ? null : W;
+    case 'agentend': {
+      memory.endedThreads.add(thread);
+      const status = stringField(payload, 'status', 'reason');
+      return interrupted('done', status === 'cancelled' || payload.cancelled === true);
+    }
+    default:
+      return null;
+  }
+};
+
+const pi: Dialect = (event, payload) => {
+  const key = eventKey(event);
+  switch (key) {
+    case 'toolcall':
+    case 'toolexecutionstart':
+      return toolNameOf(payload)?.toLowerCase() === 'ask' ? BLOCK : W;
+    case 'beforeagentstart':
+    case 'agentstart':
+    case 'toolexecutionend':
+    case 'messageend':
+    case 'toolapprovalresolved':
+      return W;
+    case 'toolapprovalrequested':
+      return BLOCK;
+    case 'agentend':
+      return DONE;
+    default:
+      return null;
+  }
+};
+
+const droid: Dialect = (event, payload) => {
+  switch (eventKey(event)) {
+    case 'userpromptsubmit':
+    case 'posttooluse':
+      return W;
+    case 'pretooluse': {
+      const approval =
+        payload.requires_approval === true || payload.requiresApproval === true || payload.needs_approval === true;
+      return toolNameOf(payload) === 'AskUser' || approval ? WAIT : W;
+    }
+    case 'permissionrequest':
+      return WAIT;
+    case 'notification': {
+      const text =
+        `${stringField(payload, 'notification_type', 'notificationType') ?? ''} ${stringField(payload, 'message') ?? ''}`.toLowerCase();
+      if (text.includes('permission') || text.includes('approval')) return WAIT;
+      if (text.includes('idle') || text.includes('waiting for your input')) return DONE;
+      return null;
+    }
+    case 'stop':
+      return DONE;
+    default:
+      return null;
+  }
+};
+
+const copilot: Dialect = (event, payload) => {
+  switch (eventKey(event)) {
+    case 'sessionstart':
+    case 'userpromptsubmit':
+    case 'userpromptsubmitted':
+    case 'posttooluse':
+    case 'posttoolusefailure':
+    case 'permissionrequest':
+      return W;
+    case 'pretooluse':
+      return toolNameOf(payload) === 'ask_user' ? BLOCK : W;
+    case 'notification': {
+      const type = stringField(payload, 'notification_type', 'notificationType', 'type');
+      return type === 'permission_prompt' || type === 'elicitation_dialog' ? BLOCK : null;
+    }
+    case 'stop':
+    case 'sessionend':
+      return DONE;
+    case 'erroroccurred': {
+      const error = asObject(payload.error);
+      const fatal = payload.fatal === true || error?.fatal === true || stringField(payload, 'severity') === 'fatal';
+      return fatal ? DONE : null;
+    }
+    default:
+      return null;
+  }
+};
+
+/**
+ * The dialect of every hook source. devin, grok and command-code speak Claude's; hermes, kimi and
+ * crush are routed to Claude's too (their hooks are Claude-compatible; the spec lists no own table).
+ */
+export const DIALECTS: Readonly<Record<AgentId, Dialect>> = {
+  claude,
+  codex,
+  gemini,
+  antigravity,
+  amp,
+  opencode,
+  'mimo-code': opencode,
+  cursor,
+  pi,
+  omp: pi,
+  droid,
+  'command-code': claude,
+  grok: claudeFamily(['sessionend'], ['stopcancelled']),
+  copilot,
+  hermes: claude,
+  devin: claudeFamily(['postcompaction', 'sessionend'], []),
+  kimi: claude,
+  crush: claude,
+};

@@ -1,0 +1,3 @@
+export { DIALECTS, type Dialect, type DialectMemory, type HookMeaning } from './dialects.ts';
+export { createHookNormalizer, HOOK_SOURCES, type HookInput, type HookNormalizer } from './normalizer.ts';
+export { parseStatusRow, statusRowSchema, validRows } from './row-schema.ts';

@@ -1,0 +1,141 @@
+/**
+ * Every constant of the engine, with its unit in the name or the doc, plus the closed tables
+ * (agent ids, blocked reasons) and their helpers.
+ */
+
+/** A status row older than this (now − receivedAt) is invisible. Milliseconds. */
+export const AGENT_STATUS_STALE_AFTER_MS = 1_800_000;
+/** Bound on one foreground probe (read + confirm). Milliseconds. */
+export const PROBE_TIMEOUT_MS = 2000;
+/** The wait stamp scans at most once per this interval. Milliseconds. */
+export const WAIT_CHECK_MIN_INTERVAL_MS = 50;
+/** Lowercase characters of the previous chunk prefixed to the keyword check. UTF-16 units. */
+export const WAIT_KEYWORD_CARRY_CHARS = 31;
+/** Matchers read at most this many non-blank lines from the bottom. Lines. */
+export const MATCH_WINDOW_LINES = 30;
+/** Matchers read at most this many characters from the bottom. UTF-16 units. */
+export const MATCH_WINDOW_CHARS = 16_384;
+/** Approval menus (Cursor, Claude) must sit in this many bottom non-blank lines. Lines. */
+export const APPROVAL_WINDOW_LINES = 8;
+/** Minimum key-bound choice rows of an approval menu. Rows. */
+export const APPROVAL_MIN_CHOICES = 2;
+/** Generic press-enter rule: context characters before the phrase. Characters. */
+export const KEYWORD_BEFORE_CHARS = 600;
+/** Generic press-enter rule: context characters after the phrase. Characters. */
+export const KEYWORD_AFTER_CHARS = 200;
+/** `permission required` needs its choices within this many characters. Characters. */
+export const PERMISSION_CHOICES_WITHIN_CHARS = 1500;
+/** A Codex composer line must sit within this many bottom non-blank lines. Lines. */
+export const COMPOSER_BOTTOM_LINES = 4;
+/** One unterminated OSC 9999 frame is released past this size. UTF-16 units. */
+export const OSC_MAX_FRAME_CHARS = 65_536;
+
+/** Caps on OSC 9999 payload fields. Characters (subagents: count; JSON: depth / tokens). */
+export const OSC_FIELD_CAPS = {
+  agentType: 40,
+  model: 120,
+  toolName: 60,
+  toolInput: 160,
+  lastAssistantMessage: 8000,
+  interactivePrompt: 16_000,
+  prompt: 16_000,
+} as const;
+/** Max subagents in one OSC payload. Count. */
+export const OSC_MAX_SUBAGENTS = 32;
+/** Max chars of one subagent id. Characters. */
+export const OSC_SUBAGENT_ID_CHARS = 64;
+/** Max nesting depth of OSC JSON. Levels. */
+export const OSC_MAX_JSON_DEPTH = 16;
+/** Max JSON tokens (values + keys) of one OSC payload. Count. */
+export const OSC_MAX_JSON_TOKENS = 4096;
+
+/** tui-idle poll interval. Milliseconds. */
+export const TUI_IDLE_POLL_INTERVAL_MS = 2000;
+/** Quiet needed before weak evidence satisfies tui-idle. Milliseconds. */
+export const TUI_IDLE_QUIESCENCE_MS = 3000;
+/** Default tui-idle timeout the host applies. Milliseconds. */
+export const TUI_IDLE_DEFAULT_TIMEOUT_MS = 300_000;
+/** Send guard recheck interval while no agent runs. Milliseconds. */
+export const SEND_GUARD_RECHECK_INTERVAL_MS = 150;
+/** Send guard gives up this long after the first check. Milliseconds. */
+export const SEND_GUARD_RECHECK_WINDOW_MS = 1050;
+/** Title classifier memo size. Entries. */
+export const TITLE_MEMO_ENTRIES = 256;
+/** Echo of a bad value inside an error message. Characters. */
+export const ERROR_ECHO_CHARS = 200;
+
+/** Every agent id the engine knows, in the relay's `HOOK_SOURCES` order. */
+export const AGENT_IDS = [
+  'claude',
+  'codex',
+  'gemini',
+  'antigravity',
+  'amp',
+  'opencode',
+  'mimo-code',
+  'cursor',
+  'pi',
+  'omp',
+  'droid',
+  'command-code',
+  'grok',
+  'copilot',
+  'hermes',
+  'devin',
+  'kimi',
+  'crush',
+] as const;
+/** One agent id. */
+export type AgentId = (typeof AGENT_IDS)[number];
+
+/** Is `x` a known agent id? */
+export function isAgentId(x: unknown): x is AgentId {
+  return typeof x === 'string' && (AGENT_IDS as readonly string[]).includes(x);
+}
+
+const REASON_STEMS = [
+  'update-prompt',
+  'trust-workspace',
+  'cwd-prompt',
+  'hooks-review-prompt',
+  'interactive-prompt',
+] as const;
+
+/** Every blocked reason; both spellings are permanent. */
+export const BLOCKED_REASONS = [
+  ...REASON_STEMS.map((s) => `codex-${s}` as const),
+  ...REASON_STEMS.map((s) => `agent-${s}` as const),
+  'codex-model-migration-prompt',
+  'agent-approval-prompt',
+] as const;
+/** Why a pane is blocked on a prompt. */
+export type BlockedReason = (typeof BLOCKED_REASONS)[number];
+
+/** Is `x` a blocked reason in either spelling? */
+export function isBlockedReason(x: unknown): x is BlockedReason {
+  return typeof x === 'string' && (BLOCKED_REASONS as readonly string[]).includes(x);
+}
+
+/**
+ * The kind of a reason: `approval` (bottom-owning menus, hold with no timestamp) or `modal`.
+ *
+ * @example
+ * reasonKind('agent-approval-prompt'); // 'approval'
+ */
+export function reasonKind(reason: BlockedReason): 'approval' | 'modal' {
+  return reason === 'agent-approval-prompt' ? 'approval' : 'modal';
+}
+
+/**
+ * The spelling old clients know: `agent-x` → `codex-x` where `codex-x` exists; others unchanged.
+ *
+ * @example
+ * legacyBlockedReason('agent-trust-workspace'); // 'codex-trust-workspace'
+ */
+export function legacyBlockedReason(reason: BlockedReason): BlockedReason {
+  if (reason.startsWith('agent-')) {
+    const legacy = `codex-${reason.slice('agent-'.length)}`;
+    if (isBlockedReason(legacy)) return legacy;
+  }
+  return reason;
+}

@@ -1,0 +1,107 @@
+import { OSC_MAX_FRAME_CHARS } from '../limits.ts';
+import { decodeOscPayload, type OscStatusPayload } from './osc-payload.ts';
+
+/** The introducer of an Orca status frame. */
+export const OSC_STATUS_INTRODUCER = '\x1b]9999;';
+const ESC = '\x1b';
+const BEL = '\x07';
+
+/** Output of one {@link OscStatusParser.push}. */
+export interface OscPushResult {
+  /** The input minus status frames, order kept. */
+  display: string;
+  /** Valid payloads of the frames completed by this push. */
+  payloads: OscStatusPayload[];
+}
+
+/** Stream parser of OSC 9999 status frames; one per PTY. */
+export interface OscStatusParser {
+  push(chunk: string): OscPushResult;
+  /** Release whatever is carried (an unfinished frame or introducer) unchanged. */
+  flush(): string;
+  readonly stats: { dropped: number };
+}
+
+/**
+ * Create a parser that removes `ESC ] 9999 ; <json> BEL|ESC \` frames from a terminal stream.
+ * Any split of the stream yields the same display and payloads as one chunk.
+ *
+ * @example
+ * const p = createOscStatusParser();
+ * p.push('hi\x1b]9999;{"state":"working"}\x07there'); // { display: 'hithere', payloads: [{ state: 'working' }] }
+ */
+export function createOscStatusParser(): OscStatusParser {
+  let carry = '';
+  const stats = { dropped: 0 };
+
+  function push(chunk: string): OscPushResult {
+    if (carry === '' && !chunk.includes(ESC)) return { display: chunk, payloads: [] };
+    const text = carry + chunk;
+    carry = '';
+    const payloads: OscStatusPayload[] = [];
+    let display = '';
+    let pos = 0;
+    for (;;) {
+      const start = text.indexOf(OSC_STATUS_INTRODUCER, pos);
+      if (start < 0) {
+        const keep = partialIntroducerAt(text, pos);
+        display += text.slice(pos, keep);
+        carry = text.slice(keep);
+        break;
+      }
+      display += text.slice(pos, start);
+      const bodyStart = start + OSC_STATUS_INTRODUCER.length;
+      const end = findTerminator(text, bodyStart);
+      if (end === 'more') {
+        carry = text.slice(start);
+        break;
+      }
+      if (end === 'overflow') {
+        // Why: release the introducer unchanged and rescan after it — bounded memory, nothing lost.
+        display += OSC_STATUS_INTRODUCER;
+        pos = bodyStart;
+        continue;
+      }
+      const payload = decodeOscPayload(text.slice(bodyStart, end.bodyEnd));
+      if (payload) payloads.push(payload);
+      else stats.dropped++;
+      pos = end.next;
+    }
+    return { display, payloads };
+  }
+
+  function flush(): string {
+    const out = carry;
+    carry = '';
+    return out;
+  }
+
+  return { push, flush, stats };
+}
+
+/** Index where a trailing proper prefix of the introducer starts (text.length when none). */
+function partialIntroducerAt(text: string, from: number): number {
+  const min = Math.max(from, text.length - OSC_STATUS_INTRODUCER.length + 1);
+  for (let i = min; i < text.length; i++) {
+    if (text.charCodeAt(i) === 0x1b && OSC_STATUS_INTRODUCER.startsWith(text.slice(i))) return i;
+  }
+  return text.length;
+}
+
+type Terminator = { bodyEnd: number; next: number } | 'more' | 'overflow';
+
+// A terminator must start within OSC_MAX_FRAME_CHARS body characters; deciding that needs at most
+// one character more (the `\` of `ESC \`), so the carry never exceeds introducer + limit + 1.
+function findTerminator(text: string, bodyStart: number): Terminator {
+  const limit = bodyStart + OSC_MAX_FRAME_CHARS;
+  const scanEnd = Math.min(text.length, limit);
+  for (let i = bodyStart; i < scanEnd; i++) {
+    const c = text[i];
+    if (c === BEL) return { bodyEnd: i, next: i + 1 };
+    if (c === ESC) {
+      if (i + 1 >= text.length) return 'more';
+      if (text[i + 1] === '\\') return { bodyEnd: i, next: i + 2 };
+    }
+  }
+  return text.length < limit ? 'more' : 'overflow';
+}

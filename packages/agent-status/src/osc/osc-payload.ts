@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import {
+  OSC_FIELD_CAPS,
+  OSC_MAX_JSON_DEPTH,
+  OSC_MAX_JSON_TOKENS,
+  OSC_MAX_SUBAGENTS,
+  OSC_SUBAGENT_ID_CHARS,
+} from '../limits.ts';
+
+const capped = (max: number) => z.string().max(max);
+
+const subagentSchema = z.object({
+  id: z.string().min(1).max(OSC_SUBAGENT_ID_CHARS),
+  state: z.enum(['working', 'blocked', 'waiting', 'idle']),
+  startedAt: z.number().finite(),
+  agentType: capped(OSC_FIELD_CAPS.agentType).optional(),
+  model: capped(OSC_FIELD_CAPS.model).optional(),
+  description: capped(OSC_FIELD_CAPS.toolInput).optional(),
+});
+
+/** zod schema of one OSC 9999 payload (unknown keys stripped). */
+export const oscStatusPayloadSchema = z.object({
+  state: z.enum(['working', 'blocked', 'waiting', 'done']),
+  prompt: capped(OSC_FIELD_CAPS.prompt).optional(),
+  agentType: capped(OSC_FIELD_CAPS.agentType).optional(),
+  model: capped(OSC_FIELD_CAPS.model).optional(),
+  toolName: capped(OSC_FIELD_CAPS.toolName).optional(),
+  toolInput: capped(OSC_FIELD_CAPS.toolInput).optional(),
+  lastAssistantMessage: capped(OSC_FIELD_CAPS.lastAssistantMessage).optional(),
+  interactivePrompt: capped(OSC_FIELD_CAPS.interactivePrompt).optional(),
+  interrupted: z.boolean().optional(),
+  subagents: z.array(subagentSchema).max(OSC_MAX_SUBAGENTS).optional(),
+});
+
+/** One validated OSC 9999 payload. */
+export type OscStatusPayload = z.infer<typeof oscStatusPayloadSchema>;
+
+/**
+ * Decode the JSON body of one frame; null when it is not JSON, exceeds the depth/token limits or
+ * fails the schema. Never throws.
+ */
+export function decodeOscPayload(body: string): OscStatusPayload | null {
+  if (!withinDepth(body)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  return decodeOscPayloadValue(value);
+}
+
+/** Validate an already-parsed OSC payload value (token limit + schema); null when invalid. */
+export function decodeOscPayloadValue(value: unknown): OscStatusPayload | null {
+  if (countTokens(value) > OSC_MAX_JSON_TOKENS) return null;
+  const parsed = oscStatusPayloadSchema.safeParse(value);
+  if (!parsed.success) return null;
+  const payload = parsed.data;
+  // Why: `interrupted` only qualifies a finished turn; on any other state it is noise.
+  if (payload.interrupted !== undefined && payload.state !== 'done') {
+    const { interrupted: _dropped, ...rest } = payload;
+    return rest;
+  }
+  return payload;
+}
+
+// Why: a guard before JSON.parse so a hostile 64 KiB of `[` costs one linear pass, not a deep parse.
+function withinDepth(body: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > OSC_MAX_JSON_DEPTH) return false;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return true;
+}
+
+function countTokens(root: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    count++;
+    if (count > OSC_MAX_JSON_TOKENS) return count;
+    if (Array.isArray(v)) stack.push(...v);
+    else if (v !== null && typeof v === 'object') {
+      for (const [, inner] of Object.entries(v)) {
+        count++;
+        stack.push(inner);
+      }
+    }
+  }
+  return count;
+}

@@ -1,0 +1,14 @@
+export { endsInKeyName, type MenuSpan, matchClaudePermissionMenu, matchCursorApproval } from './approval-menus.ts';
+export { type BlockedSignal, findBlockedSignal } from './blocked-signal.ts';
+export { codexCancelBelow, codexComposerAtBottom, findReadyPromptBelow, type ReadyPromptKind } from './dismissal.ts';
+export {
+  buildMatchWindow,
+  type MatchWindow,
+  normalizeLine,
+  screenHasContent,
+  type WindowLine,
+  windowFromScreen,
+  windowFromTail,
+} from './match-window.ts';
+export { stripAnsi } from './strip-ansi.ts';
+export { createWaitStamp, type WaitStamp, type WaitStampResult } from './wait-stamp.ts';
