@@ -40,3 +40,6 @@ export const DEMO_TIMEOUT_MS = 60_000;
 
 /** Version of this app, reported by `status.get` and `runtime.json`. */
 export const APP_VERSION = '0.0.0';
+
+/** Status rows (hook + OSC) kept in memory per pane for fusion (rows). */
+export const PANE_STATUS_ROWS_KEPT = 64;

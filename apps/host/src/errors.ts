@@ -12,8 +12,26 @@ export const HOST_ERROR_CODES = [
   'ORCA_HOST_DEMO',
 ] as const;
 
-/** One of {@link HOST_ERROR_CODES}. */
-export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
+/**
+ * Refusal codes the host returns to clients (wire-visible, passed through the RPC dispatcher,
+ * printed by the CLI with exit code 1). Permanent strings.
+ */
+export const REFUSAL_CODES = [
+  'agent_prompt_blocked',
+  'terminal_guard_permission',
+  'terminal_guard_no_agent',
+  'terminal_guard_not_writable',
+  'terminal_handle_stale',
+  'hook_blocked',
+  'timeout',
+  'guest_unavailable',
+] as const;
+
+/** One of {@link REFUSAL_CODES}. */
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+/** One of {@link HOST_ERROR_CODES} or {@link REFUSAL_CODES}. */
+export type HostErrorCode = (typeof HOST_ERROR_CODES)[number] | RefusalCode;
 
 /**
  * The one error base class of `@orca/host`. `code` is stable; the message says what failed, why
@@ -28,6 +46,16 @@ export class HostError extends Error {
     this.code = code;
     this.context = context;
   }
+}
+
+/** A refused request: `code` is a {@link RefusalCode} that crosses the wire unchanged. */
+export function refusal(code: RefusalCode, message: string, context: Record<string, unknown> = {}): HostError {
+  return new HostError(code, message, context);
+}
+
+/** True when `error` is a host refusal (as opposed to a failure). */
+export function isRefusal(error: unknown): error is HostError & { code: RefusalCode } {
+  return error instanceof HostError && (REFUSAL_CODES as readonly string[]).includes(error.code);
 }
 
 /** Truncates an echoed outside value to 200 chars for messages. */

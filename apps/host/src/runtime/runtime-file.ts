@@ -84,7 +84,7 @@ export function acquireRuntimeFile(path: string, info: RuntimeInfo): RuntimeClai
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const existing = readRuntimeInfo(path);
-      if (existing && existing.pid !== process.pid && isPidAlive(existing.pid)) {
+      if (existing && isPidAlive(existing.pid)) {
         throw new HostError(
           'ORCA_HOST_ALREADY_RUNNING',
           `a host is already running on ${dirname(path)} (pid ${existing.pid}); stop it or pass another --data-dir`,

@@ -1,0 +1,92 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HostError } from '../errors.ts';
+import { createHost, type Host, type VerdictChange } from './host.ts';
+import { silentLogger } from './logger.ts';
+
+const hosts: Host[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.stop().catch(() => undefined);
+});
+
+async function startHost(dataDir: string): Promise<Host> {
+  const host = await createHost({ dataDir, logger: silentLogger() });
+  hosts.push(host);
+  return host;
+}
+
+/** A pane command that posts one Claude-dialect hook event with real curl, using only its env. */
+function curlHook(event: string): string {
+  const payload = JSON.stringify({ hook_event_name: event, session_id: 's1' });
+  return [
+    `printf '%s' '${payload}' | curl -sS -f -X POST "http://127.0.0.1:$ORCA_AGENT_HOOK_PORT/hook/claude"`,
+    `-H "X-Orca-Agent-Hook-Token: $ORCA_AGENT_HOOK_TOKEN" -H 'Content-Type: application/x-www-form-urlencoded'`,
+    `--data-urlencode "paneKey=$ORCA_PANE_KEY" --data-urlencode "tabId=$ORCA_TAB_ID" --data-urlencode 'payload@-'`,
+  ].join(' ');
+}
+
+function nextVerdict(host: Host, handle: string, pred: (c: VerdictChange) => boolean): Promise<VerdictChange> {
+  return new Promise((resolve) => {
+    const off = host.onVerdict((c) => {
+      if (c.handle === handle && pred(c)) {
+        off();
+        resolve(c);
+      }
+    });
+  });
+}
+
+describe('host', () => {
+  it('writes the endpoint files, refuses a second host on the same data dir', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-host-')), 'data');
+    const host = await startHost(dataDir);
+    const env = readFileSync(host.paths.endpointEnv, 'utf8');
+    expect(env).toBe(
+      `ORCA_AGENT_HOOK_PORT=${host.endpoint.port}\nORCA_AGENT_HOOK_TOKEN=${host.endpoint.token}\nORCA_AGENT_HOOK_ENV=local\nORCA_AGENT_HOOK_VERSION=${host.endpoint.version}\n`,
+    );
+    expect(host.endpoint.token).toMatch(/^[0-9a-f]{32}$/);
+    expect(statSync(host.paths.endpointEnv).mode & 0o777).toBe(0o600);
+    let caught: unknown;
+    try {
+      await createHost({ dataDir, logger: silentLogger() });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as HostError).code).toBe('ORCA_HOST_ALREADY_RUNNING');
+  });
+
+  it('turns a real hook POST from inside a pane into a stored verdict that survives a restart', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-host-')), 'data');
+    const host = await startHost(dataDir);
+    const pane = host.createPane({
+      argv: ['/bin/sh', '-c', `${curlHook('UserPromptSubmit')}; exec node -e 'setTimeout(()=>{}, 60000)'`],
+      cwd: '/',
+    });
+    const working = await nextVerdict(host, pane.handle, (c) => c.verdict.status === 'working');
+    expect(working.verdict).toEqual({ status: 'working', isRunningAgent: true, agentWait: null });
+    const shown = host.showPane(pane.handle);
+    expect(shown).toMatchObject({ handle: pane.handle, status: 'working', isRunningAgent: true, agentWait: null });
+    expect(host.store.hookRows(pane.paneKey)).toMatchObject([
+      { connectionId: 'local', source: 'claude', hookEventName: 'UserPromptSubmit', row: { state: 'working' } },
+    ]);
+    await hosts.splice(0)[0]?.stop();
+
+    const again = await startHost(dataDir);
+    expect(again.store.hookRows(pane.paneKey)).toHaveLength(1);
+    expect(again.showPane(pane.handle)).toMatchObject({
+      status: 'working',
+      agentWait: null,
+      exited: { cause: 'host-restart' },
+    });
+    expect(readFileSync(again.paths.endpointEnv, 'utf8')).toContain(`ORCA_AGENT_HOOK_TOKEN=${again.endpoint.token}`);
+    expect(again.endpoint.token).not.toBe(host.endpoint.token);
+  });
+
+  it('refuses an unknown handle with terminal_handle_stale', async () => {
+    const host = await startHost(join(mkdtempSync(join(tmpdir(), 'orca-host-')), 'data'));
+    expect(() => host.showPane('pane-nope')).toThrow(expect.objectContaining({ code: 'terminal_handle_stale' }));
+    expect(() => host.send('pane-nope', 'x')).toThrow(expect.objectContaining({ code: 'terminal_handle_stale' }));
+  });
+});

@@ -1,0 +1,364 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentWait, PaneVerdict } from '@orca/agent-status';
+import { acceptRelayed, createHookListener, type HookListener, type RelayedEvent } from '@orca/relay/listener';
+import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS } from '../constants.ts';
+import { HostError, refusal } from '../errors.ts';
+import type { PaneExit } from '../pane/pane-process.ts';
+import { type DataPaths, ensureDataDir } from '../runtime/data-dir.ts';
+import { acquireRuntimeFile, type RuntimeClaim } from '../runtime/runtime-file.ts';
+import { openStore, type Store, type StoredAgentWait } from '../store/store.ts';
+import { type HookEndpoint, hookEndpoint, newHookToken, paneHookEnv, publishEndpoint } from './endpoint.ts';
+import { type LivePane, startLivePane, type Verdict } from './live-pane.ts';
+import { createHostLogger, type HostLogger } from './logger.ts';
+import { livePaneView, type PaneView, storedPaneView } from './pane-view.ts';
+import { drainSpool } from './spool.ts';
+
+/** Runtime protocol version reported in `runtime.json` (the wire's, once the RPC lands). */
+const RUNTIME_PROTOCOL_VERSION_FALLBACK = 3;
+
+/** Options of {@link createHost}. */
+export interface HostOptions {
+  readonly dataDir: string;
+  readonly hookPort?: number;
+  readonly hookTransport?: 'raw-json-v1';
+  readonly now?: () => number;
+  readonly logger?: HostLogger;
+  /** Base environment of panes (default `process.env`); inherited `ORCA_*` keys are removed. */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Options of {@link Host.createPane}. */
+export interface CreatePaneOptions {
+  readonly argv: readonly string[];
+  readonly cwd?: string;
+  readonly name?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+/** A verdict change as published to listeners. */
+export interface VerdictChange {
+  readonly handle: string;
+  readonly at: number;
+  readonly verdict: Verdict;
+}
+
+/** Result of {@link Host.wait}. */
+export interface WaitResult {
+  satisfied: boolean;
+  blockedReason?: string;
+  exit?: PaneExit;
+}
+
+/** The running host. */
+export interface Host {
+  readonly paths: DataPaths;
+  readonly store: Store;
+  readonly endpoint: HookEndpoint;
+  readonly log: HostLogger;
+  stop(): Promise<void>;
+  createPane(opts: CreatePaneOptions): PaneView;
+  listPanes(): PaneView[];
+  showPane(handle: string): PaneView;
+  livePane(handle: string): LivePane;
+  send(handle: string, text: string): number;
+  dispatchInject(handle: string, prompt: string): Promise<{ bytes: number }>;
+  wait(handle: string, mode: 'tui-idle' | 'exit', timeoutMs?: number): Promise<WaitResult>;
+  onVerdict(listener: (change: VerdictChange) => void): () => void;
+  /** Ingests one event through the trust boundary (the listener, spool and guests all land here). */
+  ingest(raw: unknown, connectionId: string): RelayedEvent | null;
+  hookStats(): ReturnType<HookListener['stats']>;
+}
+
+function storedWait(verdict: PaneVerdict): StoredAgentWait {
+  if (!('agentWait' in verdict) || verdict.agentWait === undefined) return { kind: 'absent' };
+  if (verdict.agentWait === null) return { kind: 'null' };
+  return { kind: 'value', value: { ...verdict.agentWait } };
+}
+
+function verdictFromStored(status: string | null, running: boolean, wait: StoredAgentWait): Verdict {
+  const base = { status: status as Verdict['status'], isRunningAgent: running };
+  if (wait.kind === 'absent') return base;
+  if (wait.kind === 'null') return { ...base, agentWait: null };
+  return { ...base, agentWait: wait.value as unknown as AgentWait };
+}
+
+function cleanBaseEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    // Why: a host started from inside another Orca pane must not leak that pane's identity or endpoint.
+    if (value === undefined || /^ORCA_/i.test(key)) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts a host on `dataDir`: single-instance guard, store (migrations), hook listener + endpoint
+ * files, spooled events ingested. Panes are created with {@link Host.createPane}.
+ *
+ * @example
+ * const host = await createHost({ dataDir: '/tmp/orca' });
+ * const pane = host.createPane({ argv: ['claude'] });
+ * host.onVerdict((c) => console.log(c.handle, c.verdict.status));
+ */
+export async function createHost(opts: HostOptions): Promise<Host> {
+  const now = opts.now ?? Date.now;
+  const paths = ensureDataDir(opts.dataDir);
+  const claim: RuntimeClaim = acquireRuntimeFile(paths.runtimeJson, {
+    pid: process.pid,
+    socket: paths.socket,
+    protocolVersion: RUNTIME_PROTOCOL_VERSION_FALLBACK,
+    appVersion: APP_VERSION,
+    startedAt: now(),
+  });
+  const log = opts.logger ?? createHostLogger(paths.logFile);
+  let store: Store;
+  try {
+    store = openStore(paths.store);
+  } catch (error) {
+    claim.release();
+    throw error;
+  }
+  const restarted = store.markLivePanesExited('host-restart', now());
+  if (restarted > 0) log.info({ panes: restarted }, 'panes from a previous run marked exited (host-restart)');
+
+  let stopping = false;
+  // Why: a pane killed late (SIGKILL after the grace) exits after the store closed; the next start marks it.
+  let storeClosed = false;
+  const live = new Map<string, LivePane>();
+  const byPaneKey = new Map<string, LivePane>();
+  const verdictListeners = new Set<(change: VerdictChange) => void>();
+  const baseEnv = cleanBaseEnv(opts.baseEnv ?? process.env);
+
+  const ingest = (raw: unknown, connectionId: string): RelayedEvent | null => {
+    const accepted = acceptRelayed(raw, connectionId, { now });
+    if ('drop' in accepted) {
+      log.debug({ connectionId, reason: accepted.drop }, 'hook event dropped at the trust boundary');
+      return null;
+    }
+    const pane = byPaneKey.get(accepted.paneKey);
+    const row = pane && pane.exit === null ? pane.status.addHookEvent(accepted) : null;
+    if (pane && row) store.setPaneAgent(pane.record.handle, row.source);
+    store.insertHookRow({
+      paneKey: accepted.paneKey,
+      connectionId: accepted.connectionId,
+      source: accepted.source,
+      hookEventName: accepted.hookEventName ?? null,
+      receivedAt: accepted.receivedAt,
+      envelope: { ...accepted },
+      row: row ? { ...row } : null,
+    });
+    return accepted;
+  };
+
+  const token = newHookToken();
+  const listener = createHookListener({
+    token,
+    ...(opts.hookPort !== undefined ? { port: opts.hookPort } : {}),
+    onEvent: (event) => {
+      ingest(event, 'local');
+    },
+    log: {
+      debug: (msg) => log.debug(msg),
+      info: (msg) => log.info(msg),
+      warn: (msg) => log.warn(msg),
+      error: (msg) => log.error(msg),
+    },
+  });
+  let endpoint: HookEndpoint;
+  try {
+    const bound = await listener.start();
+    endpoint = hookEndpoint(bound.port, token, opts.hookTransport);
+    await publishEndpoint(paths.agentHooksDir, endpoint);
+    log.info({ port: bound.port, fallback: bound.fallback }, 'hook listener bound');
+  } catch (error) {
+    await listener.stop().catch(() => undefined);
+    store.close();
+    claim.release();
+    throw error;
+  }
+
+  const spooled = await drainSpool(paths.spoolDir, (line) => {
+    if (typeof line !== 'object' || line === null) return false;
+    const stamped = line as Record<string, unknown>;
+    // Why: a spooled event happened when it was written, not when we read it; keep that time (never in the future).
+    const at = typeof stamped.receivedAt === 'number' ? Math.min(stamped.receivedAt, now()) : undefined;
+    const event = ingest({ ...stamped, ...(at !== undefined ? { sentAt: at, receivedAt: at } : {}) }, 'local');
+    return event !== null;
+  });
+  if (spooled.accepted + spooled.dropped > 0) log.info(spooled, 'spooled hook events ingested');
+
+  const requireLive = (handle: string): LivePane => {
+    const pane = live.get(handle);
+    if (!pane) {
+      throw refusal('terminal_handle_stale', `no live pane ${handle}; run \`orca ls\` to see the panes`, { handle });
+    }
+    return pane;
+  };
+
+  const host: Host = {
+    paths,
+    store,
+    endpoint,
+    log,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      for (const pane of live.values()) pane.process.kill('SIGHUP');
+      await Promise.race([Promise.all([...live.values()].map((p) => p.exited())), sleep(1000)]);
+      for (const pane of live.values()) if (pane.exit === null) pane.process.kill('SIGKILL');
+      await listener.stop();
+      for (const pane of live.values()) pane.screen.dispose();
+      storeClosed = true;
+      store.close();
+      claim.release();
+      log.flush?.();
+    },
+    createPane(p) {
+      const tabId = `t${randomUUID().slice(0, 8)}`;
+      const handle = `pane-${tabId.slice(1)}`;
+      const paneKey = `${tabId}:${randomUUID()}`;
+      if (p.argv.length === 0) throw new HostError('ORCA_HOST_USAGE', 'a pane needs a command to run');
+      const record = {
+        handle,
+        paneKey,
+        tabId,
+        name: p.name ?? null,
+        cwd: p.cwd ?? process.cwd(),
+        argv: [...p.argv],
+        guest: null,
+        agent: null,
+        createdAt: now(),
+      };
+      store.insertPane(record);
+      const env = {
+        ...baseEnv,
+        TERM: 'xterm-256color',
+        ...(p.env ?? {}),
+        ...paneHookEnv(endpoint, paths.endpointEnv),
+        ORCA_PANE_KEY: paneKey,
+        ORCA_TAB_ID: tabId,
+      };
+      const pane = startLivePane({
+        record: { ...record, title: null, exitedAt: null, exitCode: null, exitSignal: null, exitCause: null },
+        env,
+        ...(p.cols !== undefined ? { cols: p.cols } : {}),
+        ...(p.rows !== undefined ? { rows: p.rows } : {}),
+        now,
+        onVerdict: (lp, verdict) => {
+          // Why: verdicts computed while shutting down describe the kill, not the agent; the last real one is kept.
+          if (stopping) return;
+          const at = now();
+          store.insertVerdict({
+            handle: lp.record.handle,
+            at,
+            status: verdict.status,
+            isRunningAgent: verdict.isRunningAgent,
+            agentWait: storedWait(verdict),
+          });
+          for (const l of verdictListeners) l({ handle: lp.record.handle, at, verdict });
+        },
+        onExit: (lp, exit) => {
+          if (storeClosed) return;
+          const cause = stopping ? 'host-restart' : 'exit';
+          store.markPaneExited(lp.record.handle, { at: now(), code: exit.code, signal: exit.signal, cause });
+          log.info({ handle: lp.record.handle, ...exit }, 'pane exited');
+        },
+        onTitle: (lp, title) => store.setPaneTitle(lp.record.handle, title),
+        onEvaluationError: (error) => log.error({ err: error }, 'status evaluation failed'),
+      });
+      live.set(handle, pane);
+      byPaneKey.set(paneKey, pane);
+      log.info({ handle, argv: record.argv[0], cwd: record.cwd }, 'pane created');
+      return livePaneView(pane, false);
+    },
+    listPanes() {
+      return store.listPanes().map((record) => {
+        const pane = live.get(record.handle);
+        if (pane) return livePaneView(pane, false);
+        const v = store.latestVerdict(record.handle);
+        return storedPaneView(record, v ? verdictFromStored(v.status, v.isRunningAgent, v.agentWait) : null);
+      });
+    },
+    showPane(handle) {
+      const pane = live.get(handle);
+      if (pane) return livePaneView(pane, true);
+      const record = store.getPane(handle);
+      if (!record) throw refusal('terminal_handle_stale', `no pane ${handle}; run \`orca ls\` to see the panes`);
+      const v = store.latestVerdict(handle);
+      return storedPaneView(record, v ? verdictFromStored(v.status, v.isRunningAgent, v.agentWait) : null);
+    },
+    livePane: requireLive,
+    send(handle, text) {
+      const pane = requireLive(handle);
+      if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
+      pane.write(text);
+      return Buffer.byteLength(text);
+    },
+    async dispatchInject(handle, prompt) {
+      const pane = requireLive(handle);
+      const firstCheckAt = now();
+      for (;;) {
+        if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
+        const verdict = await pane.status.evaluate();
+        const guard = pane.status.sendGuard(verdict, firstCheckAt);
+        if ('retryAt' in guard) {
+          await sleep(Math.max(0, guard.retryAt - now()));
+          continue;
+        }
+        if (!guard.ok) {
+          throw refusal(guard.code as 'agent_prompt_blocked', `${handle}: ${guard.code}; nothing was written`, {
+            handle,
+          });
+        }
+        break;
+      }
+      const bytes = `${prompt}\r`;
+      pane.write(bytes);
+      pane.acceptedPrompt = true;
+      return { bytes: Buffer.byteLength(bytes) };
+    },
+    async wait(handle, mode, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS) {
+      const pane = requireLive(handle);
+      const deadline = now() + timeoutMs;
+      if (mode === 'exit') {
+        const exit = await Promise.race([pane.exited(), sleep(timeoutMs).then(() => null)]);
+        if (!exit) throw refusal('timeout', `${handle} did not exit within ${Math.round(timeoutMs / 1000)} s`);
+        return { satisfied: true, exit };
+      }
+      for (;;) {
+        await pane.screen.settled();
+        const idle = await pane.status.tuiIdle({
+          lastOutputAt: pane.lastOutputAt,
+          acceptedPromptThisGeneration: pane.acceptedPrompt,
+        });
+        if (idle.state === 'satisfied') return { satisfied: true };
+        if (idle.state === 'blocked') return { satisfied: false, blockedReason: idle.blockedReason };
+        if (pane.exit) return { satisfied: false, exit: pane.exit };
+        const wakeAt = Math.min(idle.recheckAt, deadline);
+        if (now() >= deadline)
+          throw refusal('timeout', `${handle} was not idle within ${Math.round(timeoutMs / 1000)} s`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, Math.max(0, wakeAt - now()));
+          const off = pane.onChange(done);
+          function done(): void {
+            clearTimeout(timer);
+            off();
+            resolve();
+          }
+        });
+      }
+    },
+    onVerdict(l) {
+      verdictListeners.add(l);
+      return () => verdictListeners.delete(l);
+    },
+    ingest,
+    hookStats: () => listener.stats(),
+  };
+  return host;
+}

@@ -1,0 +1,156 @@
+import type { PaneVerdict } from '@orca/agent-status';
+import { DEFAULT_PANE_COLS, DEFAULT_PANE_ROWS, VERDICT_DEBOUNCE_MS } from '../constants.ts';
+import { readForegroundCommand } from '../pane/foreground-probe.ts';
+import { type PaneExit, type PaneProcess, spawnPaneProcess } from '../pane/pane-process.ts';
+import { createPaneScreen, type PaneScreen } from '../pane/screen.ts';
+import { createPaneStatus, type PaneStatus } from '../status/pane-status.ts';
+import type { PaneRecord } from '../store/store.ts';
+
+/** A verdict as published: `agentWait` kept exactly (absent key = not evaluated). */
+export type Verdict = PaneVerdict;
+
+/** A pane whose PTY lives in this host run. */
+export interface LivePane {
+  readonly record: PaneRecord;
+  readonly process: PaneProcess;
+  readonly screen: PaneScreen;
+  readonly status: PaneStatus;
+  exit: PaneExit | null;
+  verdict: Verdict | null;
+  lastOutputAt: number;
+  /** A prompt was injected into the current generation (tui-idle rule). */
+  acceptedPrompt: boolean;
+  onOutput(listener: (display: string) => void): () => void;
+  onChange(listener: () => void): () => void;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  /** Resolves with the exit once the process ended. */
+  exited(): Promise<PaneExit>;
+}
+
+/** Options of {@link startLivePane}. */
+export interface LivePaneOptions {
+  readonly record: PaneRecord;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cols?: number;
+  readonly rows?: number;
+  readonly now: () => number;
+  /** Called with each new verdict that differs from the previous one. */
+  readonly onVerdict: (pane: LivePane, verdict: Verdict) => void;
+  readonly onExit: (pane: LivePane, exit: PaneExit) => void;
+  readonly onTitle: (pane: LivePane, title: string) => void;
+  readonly onEvaluationError: (error: unknown) => void;
+}
+
+/** Key comparing verdicts with the tri-state of `agentWait` kept (absent ≠ null). */
+export function verdictKey(v: Verdict): string {
+  return JSON.stringify([v.status, v.isRunningAgent, 'agentWait' in v ? v.agentWait : '<absent>']);
+}
+
+/**
+ * Starts a pane: real PTY → OSC parser → `@xterm/headless`, a status tracker, debounced verdict
+ * evaluation whenever evidence changes.
+ */
+export function startLivePane(opts: LivePaneOptions): LivePane {
+  const [file, ...args] = opts.record.argv;
+  const cols = opts.cols ?? DEFAULT_PANE_COLS;
+  const rows = opts.rows ?? DEFAULT_PANE_ROWS;
+  const screen = createPaneScreen({ cols, rows, now: opts.now });
+  const proc = spawnPaneProcess({ file: file ?? '/bin/sh', args, cwd: opts.record.cwd, env: opts.env, cols, rows });
+  const outputListeners = new Set<(display: string) => void>();
+  const changeListeners = new Set<() => void>();
+  let exitResolve: (exit: PaneExit) => void = () => undefined;
+  const exitPromise = new Promise<PaneExit>((resolve) => {
+    exitResolve = resolve;
+  });
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let evaluating = false;
+  let dirty = false;
+
+  const notifyChange = (): void => {
+    for (const listener of changeListeners) listener();
+  };
+  const runEvaluation = async (): Promise<void> => {
+    timer = null;
+    if (evaluating) {
+      dirty = true;
+      return;
+    }
+    evaluating = true;
+    try {
+      const verdict = await status.evaluate();
+      if (pane.verdict === null || verdictKey(pane.verdict) !== verdictKey(verdict)) {
+        pane.verdict = verdict;
+        opts.onVerdict(pane, verdict);
+      }
+    } catch (error) {
+      opts.onEvaluationError(error);
+    } finally {
+      evaluating = false;
+    }
+    notifyChange();
+    if (dirty) {
+      dirty = false;
+      schedule();
+    }
+  };
+  const schedule = (): void => {
+    if (timer !== null) return;
+    timer = setTimeout(() => void runEvaluation(), VERDICT_DEBOUNCE_MS);
+  };
+
+  const status: PaneStatus = createPaneStatus({
+    ptyId: `${opts.record.handle}#${proc.pid}`,
+    screen,
+    now: opts.now,
+    exited: () => pane.exit !== null,
+    ...(process.platform === 'linux' ? { readForeground: () => readForegroundCommand(proc.pid) } : {}),
+    onEvidence: schedule,
+  });
+
+  const pane: LivePane = {
+    record: opts.record,
+    process: proc,
+    screen,
+    status,
+    exit: null,
+    verdict: null,
+    lastOutputAt: opts.now(),
+    acceptedPrompt: false,
+    onOutput(listener) {
+      outputListeners.add(listener);
+      return () => outputListeners.delete(listener);
+    },
+    onChange(listener) {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
+    },
+    write: (data) => proc.write(data),
+    resize(c, r) {
+      proc.resize(c, r);
+      screen.resize(c, r);
+    },
+    exited: () => exitPromise,
+  };
+
+  screen.onTitle((change) => {
+    opts.onTitle(pane, change.text);
+    schedule();
+  });
+  proc.onData((chunk) => {
+    pane.lastOutputAt = opts.now();
+    const display = status.filterOutput(chunk);
+    screen.write(display);
+    for (const listener of outputListeners) listener(display);
+    schedule();
+  });
+  proc.onExit((exit) => {
+    status.finish();
+    pane.exit = exit;
+    opts.onExit(pane, exit);
+    exitResolve(exit);
+    schedule();
+  });
+  schedule();
+  return pane;
+}

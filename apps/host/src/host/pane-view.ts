@@ -1,0 +1,60 @@
+import type { PaneRecord } from '../store/store.ts';
+import type { LivePane, Verdict } from './live-pane.ts';
+
+/** What `orca terminal show` / `orca ls` report about a pane. `agentWait` absent = not evaluated. */
+export interface PaneView {
+  handle: string;
+  name: string | null;
+  paneKey: string;
+  cwd: string;
+  guest: string | null;
+  title: string | null;
+  status: Verdict['status'];
+  isRunningAgent: boolean;
+  agentWait?: Verdict['agentWait'];
+  exited?: { code: number | null; signal: number | null; cause: string };
+  tail?: string;
+}
+
+/** Builds the view of a live pane (with its rendered screen as `tail` when asked). */
+export function livePaneView(pane: LivePane, withTail: boolean): PaneView {
+  const verdict = pane.verdict;
+  const view: PaneView = {
+    handle: pane.record.handle,
+    name: pane.record.name,
+    paneKey: pane.record.paneKey,
+    cwd: pane.record.cwd,
+    guest: pane.record.guest,
+    title: pane.screen.title()?.text ?? null,
+    status: verdict?.status ?? null,
+    isRunningAgent: verdict?.isRunningAgent ?? false,
+  };
+  // Why: the tri-state is carried by spreading; an absent agentWait must stay absent.
+  if (verdict && 'agentWait' in verdict) view.agentWait = verdict.agentWait;
+  if (pane.exit) view.exited = { code: pane.exit.code, signal: pane.exit.signal, cause: 'exit' };
+  if (withTail) {
+    const rows = pane.screen.renderedRows();
+    while (rows.length > 0 && rows[rows.length - 1]?.trim() === '') rows.pop();
+    view.tail = rows.join('\n');
+  }
+  return view;
+}
+
+/** Builds the view of a pane known only from the store (its PTY is gone). */
+export function storedPaneView(record: PaneRecord, verdict: Verdict | null): PaneView {
+  const view: PaneView = {
+    handle: record.handle,
+    name: record.name,
+    paneKey: record.paneKey,
+    cwd: record.cwd,
+    guest: record.guest,
+    title: record.title,
+    status: verdict?.status ?? null,
+    isRunningAgent: verdict?.isRunningAgent ?? false,
+  };
+  if (verdict && 'agentWait' in verdict) view.agentWait = verdict.agentWait;
+  if (record.exitedAt !== null) {
+    view.exited = { code: record.exitCode, signal: record.exitSignal, cause: record.exitCause ?? 'exit' };
+  }
+  return view;
+}

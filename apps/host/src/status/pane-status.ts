@@ -1,0 +1,147 @@
+import {
+  type AgentId,
+  createHookNormalizer,
+  createOscStatusParser,
+  createWaitStamp,
+  evaluatePane,
+  evaluateSendGuard,
+  evaluateTuiIdle,
+  isAgentId,
+  type PaneEvidence,
+  type PaneVerdict,
+  type StatusRow,
+} from '@orca/agent-status';
+import { PANE_STATUS_ROWS_KEPT } from '../constants.ts';
+import type { PaneScreen } from '../pane/screen.ts';
+
+/** What a pane's status tracker needs from the pane that owns it. */
+export interface PaneStatusInputs {
+  /** Stable id of the PTY generation (the handle plus the process id). */
+  readonly ptyId: string;
+  readonly screen: PaneScreen;
+  readonly now: () => number;
+  readonly exited: () => boolean;
+  /** Foreground-process reader of the pane's PTY, or undefined where none exists. */
+  readonly readForeground?: () => Promise<string | null>;
+  /** The pane's last stored row: seeds the normaliser so `stateStartedAt` survives a restart. */
+  readonly lastRow?: StatusRow;
+  /** Called when evidence changed and the verdict should be recomputed (at `at`, epoch ms). */
+  readonly onEvidence: (at?: number) => void;
+}
+
+/** A hook event as the tracker consumes it (already through the trust boundary). */
+export interface PaneHookInput {
+  readonly source: string;
+  readonly payload: Record<string, unknown>;
+  readonly hookEventName?: string;
+  readonly receivedAt: number;
+}
+
+/** The per-pane wiring of `@orca/agent-status`: evidence in, verdicts out. No rules of its own. */
+export interface PaneStatus {
+  /** Feeds raw PTY output through the OSC 9999 parser and the wait stamp; returns what to display. */
+  filterOutput(chunk: string): string;
+  /** Normalises a hook event into a row (null when the engine ignores it). */
+  addHookEvent(event: PaneHookInput): StatusRow | null;
+  /** The agent the pane runs, as learned from its hook events. */
+  agent(): AgentId | null;
+  evidence(): PaneEvidence;
+  evaluate(): Promise<PaneVerdict>;
+  tuiIdle(opts: { lastOutputAt: number; acceptedPromptThisGeneration: boolean }): ReturnType<typeof evaluateTuiIdle>;
+  sendGuard(verdict: PaneVerdict, firstCheckAt: number): ReturnType<typeof evaluateSendGuard>;
+  /** Flushes a carried OSC frame at exit. */
+  finish(): void;
+}
+
+/**
+ * Creates the status tracker of one pane.
+ *
+ * @example
+ * const status = createPaneStatus({ ptyId, screen, now: Date.now, exited: () => false, onEvidence });
+ * screen.write(status.filterOutput(chunk));
+ */
+export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
+  const normalizer = createHookNormalizer(inputs.lastRow ? { last: inputs.lastRow } : {});
+  const osc = createOscStatusParser();
+  const stamp = createWaitStamp();
+  let rows: StatusRow[] = inputs.lastRow ? [inputs.lastRow] : [];
+  let agent: AgentId | null = inputs.lastRow?.source ?? null;
+  let waitBlockedAt: number | null = null;
+  let recheckTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const keep = (row: StatusRow): void => {
+    rows.push(row);
+    if (rows.length > PANE_STATUS_ROWS_KEPT) rows = rows.slice(-PANE_STATUS_ROWS_KEPT);
+  };
+  const applyStamp = (result: { waitBlockedAt: number | null; recheckAt?: number }): void => {
+    waitBlockedAt = result.waitBlockedAt;
+    if (result.recheckAt !== undefined && recheckTimer === null) {
+      const delay = Math.max(0, result.recheckAt - inputs.now());
+      recheckTimer = setTimeout(() => {
+        recheckTimer = null;
+        applyStamp(stamp.flush(inputs.now()));
+        inputs.onEvidence();
+      }, delay);
+      recheckTimer.unref?.();
+    }
+  };
+
+  return {
+    filterOutput(chunk) {
+      const { display, payloads } = osc.push(chunk);
+      const now = inputs.now();
+      for (const payload of payloads) {
+        const row = agent ? normalizer.fromOsc(payload, agent, now) : null;
+        if (row) keep(row);
+      }
+      if (display.length > 0) applyStamp(stamp.append(display, now));
+      return display;
+    },
+    addHookEvent(event) {
+      if (isAgentId(event.source)) agent = event.source;
+      const row = normalizer.normalize({
+        source: event.source,
+        payload: event.payload,
+        ...(event.hookEventName !== undefined ? { hookEventName: event.hookEventName } : {}),
+        receivedAt: event.receivedAt,
+      });
+      if (row) keep(row);
+      inputs.onEvidence();
+      return row;
+    },
+    agent: () => agent,
+    evidence() {
+      const title = inputs.screen.title();
+      const evidence: PaneEvidence = {
+        now: inputs.now(),
+        ptyId: inputs.ptyId,
+        exited: inputs.exited(),
+        rows,
+        tail: inputs.screen.tail(),
+        screen: inputs.screen.renderedRows(),
+        waitBlockedAt,
+        ...(title ? { title: { text: title.text, live: true, at: title.at } } : {}),
+        ...(inputs.readForeground ? { probe: { read: inputs.readForeground } } : {}),
+      };
+      return evidence;
+    },
+    async evaluate() {
+      await inputs.screen.settled();
+      return evaluatePane(this.evidence(), { wait: true });
+    },
+    tuiIdle(opts) {
+      return evaluateTuiIdle(this.evidence(), opts);
+    },
+    sendGuard(verdict, firstCheckAt) {
+      return evaluateSendGuard(verdict, { mode: 'inject', firstCheckAt, now: inputs.now() });
+    },
+    finish() {
+      const rest = osc.flush();
+      if (rest.length > 0) inputs.screen.write(rest);
+      if (recheckTimer) clearTimeout(recheckTimer);
+      recheckTimer = null;
+      stamp.reset();
+      waitBlockedAt = null;
+    },
+  };
+}
