@@ -1,3 +1,5 @@
 import { orcaTsup } from '@orca/config/tsup';
+import type { Options } from 'tsup';
 
-export default orcaTsup({ index: 'src/index.ts', cli: 'src/cli.ts' });
+const config: Options = orcaTsup({ index: 'src/index.ts', cli: 'src/cli.ts', 'sandbox-bwrap': 'src/sandbox-bwrap.ts' });
+export default config;

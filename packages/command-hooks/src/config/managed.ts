@@ -1,0 +1,47 @@
+/** Agents whose status scripts @orca/hook-templates installs (local copy: floor 1 imports nothing of ours). */
+export const MANAGED_AGENTS = [
+  'claude',
+  'openclaude',
+  'codex',
+  'gemini',
+  'antigravity',
+  'cursor',
+  'droid',
+  'devin',
+  'grok',
+  'copilot',
+  'command-code',
+] as const;
+
+/** Antigravity's per-event wrapper stems. */
+const ANTIGRAVITY_WRAPPERS = ['pre-invocation', 'post-invocation', 'stop', 'pre-tool-use', 'post-tool-use'];
+
+/** Every managed script stem: `<agent>-hook`, `<agent>-hook-impl`, antigravity wrappers. */
+export const MANAGED_STEMS: readonly string[] = [
+  ...MANAGED_AGENTS.flatMap((a) => [`${a}-hook`, `${a}-hook-impl`]),
+  ...ANTIGRAVITY_WRAPPERS.map((w) => `antigravity-${w}`),
+];
+
+const ENCODED = /-e(?:c|nc|ncodedcommand)?\s+["']?([A-Za-z0-9+/=]{4,})/gi;
+
+/** Decode every PowerShell `-EncodedCommand` argument (UTF-16LE base64) found in `command`. */
+export function decodeEncodedCommands(command: string): string[] {
+  const out: string[] = [];
+  for (const m of command.matchAll(ENCODED)) {
+    if (m[1] !== undefined) out.push(Buffer.from(m[1], 'base64').toString('utf16le'));
+  }
+  return out;
+}
+
+/**
+ * True when a handler command runs one of Orca's own status scripts (`agent-hooks/<stem>.` after
+ * `\` → `/`, including inside an encoded PowerShell command): those are not user hooks.
+ *
+ * @example
+ * isManagedHookCommand('/bin/sh "$HOME/.orca/agent-hooks/claude-hook.sh"'); // true
+ * isManagedHookCommand('./agent-hooks/lint.sh'); // false
+ */
+export function isManagedHookCommand(command: string): boolean {
+  const texts = [command, ...decodeEncodedCommands(command)].map((t) => t.replaceAll('\\', '/').toLowerCase());
+  return texts.some((t) => MANAGED_STEMS.some((stem) => t.includes(`agent-hooks/${stem}.`)));
+}
