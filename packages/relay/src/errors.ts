@@ -1,0 +1,40 @@
+/** Stable codes of {@link RelayError}. */
+export const RELAY_ERROR_CODES = {
+  BAD_OPTIONS: 'ORCA_RELAY_BAD_OPTIONS',
+  BIND_FAILED: 'ORCA_RELAY_BIND_FAILED',
+  BAD_VERSION: 'ORCA_RELAY_BAD_VERSION',
+  DUPLICATE_KIND: 'ORCA_RELAY_DUPLICATE_KIND',
+} as const;
+
+/** One of the stable `ORCA_RELAY_*` codes. */
+export type RelayErrorCode = (typeof RELAY_ERROR_CODES)[keyof typeof RELAY_ERROR_CODES];
+
+/**
+ * The one error class of `@orca/relay`. Messages never contain a token.
+ *
+ * @example
+ * try { await listener.start(); } catch (e) { if (e instanceof RelayError && e.code === 'ORCA_RELAY_BIND_FAILED') … }
+ */
+export class RelayError extends Error {
+  /** Stable string code. */
+  readonly code: RelayErrorCode;
+  /** Typed context (never secrets). */
+  readonly context: Readonly<Record<string, unknown>>;
+
+  constructor(
+    code: RelayErrorCode,
+    message: string,
+    options: { cause?: unknown; context?: Record<string, unknown> } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RelayError';
+    this.code = code;
+    this.context = options.context ?? {};
+  }
+}
+
+/** Truncate an echoed outside value to 200 chars for error messages. */
+export function echo(value: unknown): string {
+  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+}

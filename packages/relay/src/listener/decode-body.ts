@@ -1,0 +1,66 @@
+import { MAX_PAYLOAD_JSON_DEPTH } from '../constants.ts';
+import { parseLimitedJson, stripBom } from './json-limits.ts';
+import type { BodyDropReason } from './types.ts';
+
+/** The request facts body decoding needs. */
+export interface HookBodyInput {
+  contentType?: string | undefined;
+  /** `x-orca-agent-hook-meta` (raw-json-v1 transport). */
+  meta?: string | undefined;
+  /** `x-orca-agent-hook-meta-encoding`. */
+  metaEncoding?: string | undefined;
+  body: Uint8Array;
+}
+
+/** A decoded (not yet validated) hook body, or why it could not be decoded. */
+export type DecodedHookBody = { ok: true; body: Record<string, unknown> } | { ok: false; reason: BodyDropReason };
+
+const META_FIELDS = ['paneKey', 'tabId', 'launchToken', 'worktreeId', 'env', 'version'] as const;
+const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function decodeMeta(meta: string, encoding: string | undefined): Record<string, unknown> | undefined {
+  if (encoding?.trim().toLowerCase() !== 'base64') return undefined;
+  const m = meta.trim();
+  if (m.length % 4 !== 0 || !BASE64_RE.test(m)) return undefined;
+  const parts = Buffer.from(m, 'base64').toString('utf8').split('\u001f');
+  if (parts.length < META_FIELDS.length) return undefined;
+  const out: Record<string, unknown> = {};
+  META_FIELDS.forEach((k, i) => {
+    out[k] = parts[i];
+  });
+  return out;
+}
+
+/**
+ * Decode a hook POST body in one of its three forms: form-urlencoded, `raw-json-v1` (JSON
+ * payload + base64 meta header) or the JSON envelope. Never throws.
+ *
+ * @example
+ * decodeHookBody({ contentType: 'application/json', body: Buffer.from('{"paneKey":"…","payload":{}}') })
+ */
+export function decodeHookBody(input: HookBodyInput): DecodedHookBody {
+  const text = stripBom(Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength).toString('utf8'));
+  const ct = (input.contentType ?? '').toLowerCase();
+  if (ct.includes('x-www-form-urlencoded')) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of new URLSearchParams(text)) {
+      if (!Object.hasOwn(out, k)) out[k] = v;
+    }
+    return { ok: true, body: out };
+  }
+  if (ct.includes('application/json') && input.meta !== undefined) {
+    const meta = decodeMeta(input.meta, input.metaEncoding);
+    if (meta === undefined) return { ok: false, reason: 'meta' };
+    const parsed =
+      text.trim() === '' ? { ok: true as const, value: {} } : parseLimitedJson(text, MAX_PAYLOAD_JSON_DEPTH);
+    if (!parsed.ok) return parsed;
+    return { ok: true, body: { ...meta, payload: parsed.value } };
+  }
+  if (text.trim() === '') return { ok: true, body: {} };
+  // Why: depth is counted on the payload, so the envelope's own level is free (+1).
+  const parsed = parseLimitedJson(text, MAX_PAYLOAD_JSON_DEPTH + 1);
+  if (!parsed.ok) return parsed;
+  const v = parsed.value;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { ok: false, reason: 'payload' };
+  return { ok: true, body: v as Record<string, unknown> };
+}
