@@ -23,6 +23,8 @@ export const PANE_TITLE_HISTORY = 16;
 
 /** Quiet period after new evidence before a pane's verdict is recomputed (ms). */
 export const VERDICT_DEBOUNCE_MS = 25;
+/** Interval of the slow re-evaluation that notices foreground-process changes without output (ms). */
+export const FOREGROUND_RECHECK_INTERVAL_MS = 2_000;
 /** How long `orca terminal wait` waits when no `--timeout` is given (ms). */
 export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
 /** How long a client waits for the runtime socket to accept a connection (ms). */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function startHost(dataDir: string): Promise<Host> {
-  const host = await createHost({ dataDir, logger: silentLogger() });
+  const host = await createHost({ dataDir, logger: silentLogger(), home: mkdtempSync(join(tmpdir(), 'orca-home-')) });
   hosts.push(host);
   return host;
 }
@@ -88,5 +88,44 @@ describe('host', () => {
     const host = await startHost(join(mkdtempSync(join(tmpdir(), 'orca-host-')), 'data'));
     expect(() => host.showPane('pane-nope')).toThrow(expect.objectContaining({ code: 'terminal_handle_stale' }));
     expect(() => host.send('pane-nope', 'x')).toThrow(expect.objectContaining({ code: 'terminal_handle_stale' }));
+  });
+});
+
+describe('dispatch --inject', () => {
+  it('runs beforeSubmitPrompt command hooks: a blocking hook refuses with hook_blocked and writes zero bytes', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-inject-'));
+    const host = await startHost(join(root, 'data'));
+    const project = join(root, 'project');
+    mkdirSync(join(project, '.claude'), { recursive: true });
+    const log = join(root, 'stdin.log');
+    writeFileSync(log, '');
+    const agent = `process.stdout.write('ready> '); process.stdin.setRawMode(true); process.stdin.on('data', (d) => require('fs').appendFileSync(${JSON.stringify(log)}, d)); setTimeout(() => {}, 60000)`;
+    const pane = host.createPane({
+      argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node -e "$AGENT"`],
+      cwd: project,
+      env: { AGENT: agent },
+    });
+    await nextVerdict(host, pane.handle, (c) => c.verdict.status === 'idle');
+    // Why: the agent sets raw mode right after printing its prompt; input before that would be cooked.
+    for (let i = 0; i < 200 && !host.showPane(pane.handle).tail?.includes('ready>'); i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    writeFileSync(
+      join(project, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "prompts are frozen" >&2; exit 2' }] }],
+        },
+      }),
+    );
+    await expect(host.dispatchInject(pane.handle, 'do it')).rejects.toMatchObject({
+      code: 'hook_blocked',
+      message: 'prompts are frozen',
+    });
+    expect(host.store.countCommandHookRuns()).toBe(1);
+    writeFileSync(join(project, '.claude', 'settings.json'), '{}');
+    expect(await host.dispatchInject(pane.handle, 'do it')).toEqual({ bytes: 6 });
+    for (let i = 0; i < 100 && readFileSync(log, 'utf8') === ''; i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(log, 'utf8')).toBe('do it\r');
   });
 });

@@ -3,6 +3,7 @@ import type { AgentWait, PaneVerdict } from '@orca/agent-status';
 import { acceptRelayed, createHookListener, type HookListener, type RelayedEvent } from '@orca/relay/listener';
 import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
+import { createHostCommandHooks, type HostCommandHooks } from '../hooks/command-hooks.ts';
 import type { PaneExit } from '../pane/pane-process.ts';
 import { type DataPaths, ensureDataDir } from '../runtime/data-dir.ts';
 import { acquireRuntimeFile, type RuntimeClaim } from '../runtime/runtime-file.ts';
@@ -23,6 +24,8 @@ export interface HostOptions {
   readonly hookTransport?: 'raw-json-v1';
   readonly now?: () => number;
   readonly logger?: HostLogger;
+  /** Home whose user-level command hooks run (default the user's home). */
+  readonly home?: string;
   /** Base environment of panes (default `process.env`); inherited `ORCA_*` keys are removed. */
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
 }
@@ -57,6 +60,7 @@ export interface Host {
   readonly store: Store;
   readonly endpoint: HookEndpoint;
   readonly log: HostLogger;
+  readonly commandHooks: HostCommandHooks;
   stop(): Promise<void>;
   createPane(opts: CreatePaneOptions): PaneView;
   listPanes(): PaneView[];
@@ -182,6 +186,13 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     throw error;
   }
 
+  const commandHooks = createHostCommandHooks({
+    store,
+    ...(opts.home ? { home: opts.home } : {}),
+    now,
+    onError: (error) => log.warn({ err: error }, 'command hook failed'),
+  });
+
   const spooled = await drainSpool(paths.spoolDir, (line) => {
     if (typeof line !== 'object' || line === null) return false;
     const stamped = line as Record<string, unknown>;
@@ -205,6 +216,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     store,
     endpoint,
     log,
+    commandHooks,
     async stop() {
       if (stopping) return;
       stopping = true;
@@ -212,6 +224,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       await Promise.race([Promise.all([...live.values()].map((p) => p.exited())), sleep(1000)]);
       for (const pane of live.values()) if (pane.exit === null) pane.process.kill('SIGKILL');
       await listener.stop();
+      await commandHooks.whenIdle();
       for (const pane of live.values()) pane.screen.dispose();
       storeClosed = true;
       store.close();
@@ -253,6 +266,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
           // Why: verdicts computed while shutting down describe the kill, not the agent; the last real one is kept.
           if (stopping) return;
           const at = now();
+          const previous = store.latestVerdict(lp.record.handle);
+          if (previous?.status === 'working' && verdict.status === 'idle') commandHooks.stop(lp.record);
           store.insertVerdict({
             handle: lp.record.handle,
             at,
@@ -316,6 +331,13 @@ export async function createHost(opts: HostOptions): Promise<Host> {
           });
         }
         break;
+      }
+      const gate = await commandHooks.beforeSubmitPrompt(pane.record, prompt);
+      if (gate.blocked) throw refusal('hook_blocked', gate.message, { handle });
+      // Why: hooks take time; the agent may have raised a prompt meanwhile (verification re-check).
+      const recheck = pane.status.sendGuard(await pane.status.evaluate(), firstCheckAt);
+      if ('ok' in recheck && !recheck.ok) {
+        throw refusal(recheck.code as 'agent_prompt_blocked', `${handle}: ${recheck.code}; nothing was written`);
       }
       const bytes = `${prompt}\r`;
       pane.write(bytes);

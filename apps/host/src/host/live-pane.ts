@@ -1,5 +1,10 @@
 import type { PaneVerdict } from '@orca/agent-status';
-import { DEFAULT_PANE_COLS, DEFAULT_PANE_ROWS, VERDICT_DEBOUNCE_MS } from '../constants.ts';
+import {
+  DEFAULT_PANE_COLS,
+  DEFAULT_PANE_ROWS,
+  FOREGROUND_RECHECK_INTERVAL_MS,
+  VERDICT_DEBOUNCE_MS,
+} from '../constants.ts';
 import { readForegroundCommand } from '../pane/foreground-probe.ts';
 import { type PaneExit, type PaneProcess, spawnPaneProcess } from '../pane/pane-process.ts';
 import { createPaneScreen, type PaneScreen } from '../pane/screen.ts';
@@ -66,14 +71,17 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let evaluating = false;
   let dirty = false;
+  let dirtyUrgent = false;
 
   const notifyChange = (): void => {
     for (const listener of changeListeners) listener();
   };
   const runEvaluation = async (): Promise<void> => {
+    const wasUrgent = timerUrgent;
     timer = null;
     if (evaluating) {
       dirty = true;
+      dirtyUrgent ||= wasUrgent;
       return;
     }
     evaluating = true;
@@ -90,13 +98,21 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     }
     notifyChange();
     if (dirty) {
+      const urgent = dirtyUrgent;
       dirty = false;
-      schedule();
+      dirtyUrgent = false;
+      schedule(urgent);
     }
   };
-  const schedule = (): void => {
-    if (timer !== null) return;
-    timer = setTimeout(() => void runEvaluation(), VERDICT_DEBOUNCE_MS);
+  let timerUrgent = false;
+  /** Output and titles are debounced; hook events (`urgent`) are evaluated at once. */
+  const schedule = (urgent = false): void => {
+    if (timer !== null) {
+      if (!urgent || timerUrgent) return;
+      clearTimeout(timer);
+    }
+    timerUrgent = urgent;
+    timer = setTimeout(() => void runEvaluation(), urgent ? 0 : VERDICT_DEBOUNCE_MS);
   };
 
   const status: PaneStatus = createPaneStatus({
@@ -105,7 +121,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     now: opts.now,
     exited: () => pane.exit !== null,
     ...(process.platform === 'linux' ? { readForeground: () => readForegroundCommand(proc.pid) } : {}),
-    onEvidence: schedule,
+    onEvidence: (urgent) => schedule(urgent === true),
   });
 
   const pane: LivePane = {
@@ -144,7 +160,11 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     for (const listener of outputListeners) listener(display);
     schedule();
   });
+  // Why: a foreground-process change (exec, a job started) is evidence no event announces; re-check slowly.
+  const foregroundPoll = setInterval(() => schedule(), FOREGROUND_RECHECK_INTERVAL_MS);
+  foregroundPoll.unref();
   proc.onExit((exit) => {
+    clearInterval(foregroundPoll);
     status.finish();
     pane.exit = exit;
     opts.onExit(pane, exit);

@@ -25,8 +25,8 @@ export interface PaneStatusInputs {
   readonly readForeground?: () => Promise<string | null>;
   /** The pane's last stored row: seeds the normaliser so `stateStartedAt` survives a restart. */
   readonly lastRow?: StatusRow;
-  /** Called when evidence changed and the verdict should be recomputed (at `at`, epoch ms). */
-  readonly onEvidence: (at?: number) => void;
+  /** Called when evidence changed and the verdict should be recomputed; `urgent` for hook events. */
+  readonly onEvidence: (urgent?: boolean) => void;
 }
 
 /** A hook event as the tracker consumes it (already through the trust boundary). */
@@ -106,7 +106,7 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
         receivedAt: event.receivedAt,
       });
       if (row) keep(row);
-      inputs.onEvidence();
+      inputs.onEvidence(true);
       return row;
     },
     agent: () => agent,

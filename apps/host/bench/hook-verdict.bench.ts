@@ -1,0 +1,110 @@
+// Hook POST → verdict published on a live pane, vs the bare listener's POST → 204 round trip.
+
+import { mkdtempSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { reportBench } from '@orca/bench';
+import { createHookListener } from '@orca/relay/listener';
+import { createHost } from '../src/host/host.ts';
+import { silentLogger } from '../src/host/logger.ts';
+
+const SAMPLES = 300;
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+function post(port: number, token: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/hook/claude',
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'x-orca-agent-hook-token': token,
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+const host = await createHost({
+  dataDir: join(mkdtempSync(join(tmpdir(), 'orca-bench-')), 'data'),
+  logger: silentLogger(),
+});
+const pane = host.createPane({ argv: ['/bin/sleep', '3600'], cwd: '/' });
+const bare = createHookListener({ token: host.endpoint.token, onEvent: () => {} });
+const { port: barePort } = await bare.start();
+
+const ours: number[] = [];
+const base: number[] = [];
+const events = ['UserPromptSubmit', 'Stop'];
+for (let i = 0; i < SAMPLES + 20; i += 1) {
+  const body = JSON.stringify({ paneKey: pane.paneKey, payload: { hook_event_name: events[i % 2], session_id: 's' } });
+  const t0 = performance.now();
+  await post(barePort, host.endpoint.token, body);
+  const bareMs = performance.now() - t0;
+  const want = i % 2 === 0 ? 'working' : 'idle';
+  const published = new Promise<number>((resolve) => {
+    const off = host.onVerdict((c) => {
+      if (c.handle === pane.handle && c.verdict.status === want) {
+        off();
+        resolve(performance.now());
+      }
+    });
+  });
+  const t1 = performance.now();
+  await post(host.endpoint.port, host.endpoint.token, body);
+  const oursMs = (await published) - t1;
+  if (i >= 20) {
+    base.push(bareMs);
+    ours.push(oursMs);
+  }
+}
+await bare.stop();
+await host.stop();
+agent.destroy();
+
+const p50o = percentile(ours, 50);
+const p99o = percentile(ours, 99);
+const p50b = percentile(base, 50);
+const p99b = percentile(base, 99);
+reportBench({
+  name: 'hook POST → verdict published p50 vs bare listener',
+  ours: p50o,
+  baseline: p50b,
+  ratio: p50o / p50b,
+  unit: 'ms',
+  target: '-',
+});
+reportBench({
+  name: 'hook POST → verdict published p99 vs bare listener',
+  ours: p99o,
+  baseline: p99b,
+  ratio: p99o / p99b,
+  unit: 'ms',
+  target: '-',
+});
+reportBench({
+  name: 'hook → verdict added p99 (ms) vs 1 ms budget',
+  ours: p99o - p99b,
+  baseline: 1,
+  ratio: p99o - p99b,
+  target: '<= 1',
+  unit: 'ms',
+});

@@ -1,0 +1,60 @@
+// Maximum sustainable pane output: bytes through a real PTY + OSC 9999 parser + @xterm/headless
+// (the host's pane pipeline) vs @xterm/headless parsing the same bytes alone.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareInterleaved, reportBench } from '@orca/bench';
+import xtermHeadless from '@xterm/headless';
+import { spawnPaneProcess } from '../src/pane/pane-process.ts';
+import { createPaneScreen } from '../src/pane/screen.ts';
+import { createPaneStatus } from '../src/status/pane-status.ts';
+
+const TOTAL_BYTES = 8 * 1024 * 1024;
+const CHUNK = 64 * 1024;
+
+function colouredOutput(bytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  let i = 0;
+  while (size < bytes) {
+    const line = `\x1b[3${i % 8}mline ${i}\x1b[0m the quick brown fox jumps over the lazy dog ${'x'.repeat(i % 40)}\r\n`;
+    const osc = i % 100 === 0 ? `\x1b]9999;{"state":"working"}\x07` : '';
+    parts.push(osc, line);
+    size += line.length + osc.length;
+    i += 1;
+  }
+  return parts.join('');
+}
+
+const text = colouredOutput(TOTAL_BYTES);
+const file = join(mkdtempSync(join(tmpdir(), 'orca-bench-')), 'out.txt');
+writeFileSync(file, text);
+
+async function throughPane(): Promise<void> {
+  const screen = createPaneScreen({ cols: 120, rows: 40 });
+  const status = createPaneStatus({ ptyId: 'bench', screen, now: Date.now, exited: () => false, onEvidence: () => {} });
+  const proc = spawnPaneProcess({ file: '/bin/cat', args: [file], cwd: '/', env: {}, cols: 120, rows: 40 });
+  proc.onData((chunk) => screen.write(status.filterOutput(chunk)));
+  await new Promise<void>((resolve) => proc.onExit(() => resolve()));
+  await screen.settled();
+  status.finish();
+  screen.dispose();
+}
+
+async function xtermAlone(): Promise<void> {
+  const term = new xtermHeadless.Terminal({ cols: 120, rows: 40, scrollback: 1000, allowProposedApi: true });
+  for (let i = 0; i < text.length; i += CHUNK) term.write(text.slice(i, i + CHUNK));
+  await new Promise<void>((resolve) => term.write('', resolve));
+  term.dispose();
+}
+
+const c = await compareInterleaved(throughPane, xtermAlone, { samples: 5, warmup: 1 });
+const mbps = (ns: number): number => TOTAL_BYTES / 1024 / 1024 / (ns / 1e9);
+reportBench({
+  name: 'pane output MB/s (PTY + OSC parser + xterm) vs xterm alone',
+  ours: mbps(c.ours),
+  baseline: mbps(c.baseline),
+  ratio: mbps(c.ours) / mbps(c.baseline),
+  target: '>= 0.5',
+  unit: 'MB/s',
+});

@@ -1,0 +1,82 @@
+import { homedir } from 'node:os';
+import { type CommandHook, createCommandHookRunner, discoverHooks, type HookRecord } from '@orca/command-hooks';
+import type { Store } from '../store/store.ts';
+
+/** The pane facts command hooks need. */
+export interface CommandHookPane {
+  readonly handle: string;
+  readonly paneKey: string;
+  readonly cwd: string;
+}
+
+/** Result of the `beforeSubmitPrompt` gate. */
+export type PromptGate = { blocked: false; runs: number } | { blocked: true; message: string; runs: number };
+
+/** The host's use of `@orca/command-hooks`: user hooks at host events, every run recorded. */
+export interface HostCommandHooks {
+  /** Runs `beforeSubmitPrompt` hooks found from the pane's cwd; deny/halt blocks the injection. */
+  beforeSubmitPrompt(pane: CommandHookPane, prompt: string): Promise<PromptGate>;
+  /** Queues `stop` hooks (detached) when a pane's verdict goes from working to idle. */
+  stop(pane: CommandHookPane): void;
+  /** Resolves when every detached run finished (tests, shutdown). */
+  whenIdle(): Promise<void>;
+}
+
+/**
+ * Wires `@orca/command-hooks` for the host: discovery from the pane's cwd plus the user's home,
+ * `conversationId` = the pane key, every run recorded in the store.
+ *
+ * @example
+ * const hooks = createHostCommandHooks({ store });
+ * const gate = await hooks.beforeSubmitPrompt(pane, 'fix the bug');
+ */
+export function createHostCommandHooks(opts: {
+  store: Store;
+  home?: string;
+  now?: () => number;
+  onError?: (error: unknown) => void;
+}): HostCommandHooks {
+  const home = opts.home ?? homedir();
+  const now = opts.now ?? Date.now;
+  const pendingRuns = new Set<Promise<void>>();
+  const recorder = (handle: string) => (record: HookRecord) => {
+    opts.store.insertCommandHookRun({ handle, event: record.event, at: now(), record });
+  };
+  const runnerFor = (pane: CommandHookPane, hooks: readonly CommandHook[]) =>
+    createCommandHookRunner({
+      hooks,
+      record: recorder(pane.handle),
+      clock: now,
+      ...(opts.onError ? { onError: opts.onError } : {}),
+    });
+  return {
+    async beforeSubmitPrompt(pane, prompt) {
+      const { hooks } = await discoverHooks(pane.cwd, { home });
+      if (hooks.length === 0) return { blocked: false, runs: 0 };
+      const merged = await runnerFor(pane, hooks).emit(
+        'beforeSubmitPrompt',
+        { prompt },
+        { conversationId: pane.paneKey },
+      );
+      if (merged.decision === 'deny' || merged.haltRun) {
+        const message = merged.haltRun?.reason ?? merged.agentMessage ?? merged.userMessage ?? 'blocked by a hook';
+        return { blocked: true, message, runs: merged.runs };
+      }
+      return { blocked: false, runs: merged.runs };
+    },
+    stop(pane) {
+      const run = (async () => {
+        const { hooks } = await discoverHooks(pane.cwd, { home });
+        if (hooks.length === 0) return;
+        const runner = runnerFor(pane, hooks);
+        runner.emitDetached('stop', { status: 'completed', loopCount: 0 }, { conversationId: pane.paneKey });
+        await runner.whenIdle();
+      })().catch((error: unknown) => opts.onError?.(error));
+      pendingRuns.add(run);
+      void run.finally(() => pendingRuns.delete(run));
+    },
+    async whenIdle() {
+      await Promise.all([...pendingRuns]);
+    },
+  };
+}
