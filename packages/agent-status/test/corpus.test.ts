@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { evidenceFromFlags } from '../src/cli/evidence-from-flags.ts';
@@ -12,26 +11,8 @@ import { createProbeGate } from '../src/fusion/probe-gate.ts';
 import { evaluateSendGuard } from '../src/fusion/send-guard.ts';
 import { evaluateTuiIdle } from '../src/fusion/tui-idle.ts';
 import { SEND_GUARD_RECHECK_WINDOW_MS } from '../src/limits.ts';
-import { type FixtureCase, fixtureArgv, parseFixture, pickExpected } from './fixture-format.ts';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const packageDir = join(here, '..');
-const fixturesDir = join(packageDir, 'fixtures');
-
-/** Every `fixtures/<group>/<name>.fixture`, as `[group/name, case]`. */
-export function loadCorpus(): [string, FixtureCase][] {
-  const out: [string, FixtureCase][] = [];
-  for (const group of readdirSync(fixturesDir).sort()) {
-    for (const file of readdirSync(join(fixturesDir, group)).sort()) {
-      if (!file.endsWith('.fixture')) continue;
-      out.push([
-        `${group}/${basename(file, '.fixture')}`,
-        parseFixture(readFileSync(join(fixturesDir, group, file), 'utf8')),
-      ]);
-    }
-  }
-  return out;
-}
+import { type FixtureCase, fixtureArgv, pickExpected } from './fixture-format.ts';
+import { loadCorpus, packageDir } from './load-corpus.ts';
 
 const corpus = loadCorpus();
 const scratch = mkdtempSync(join(tmpdir(), 'orca-status-corpus-'));

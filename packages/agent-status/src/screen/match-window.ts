@@ -23,8 +23,9 @@ const EDGE = /^[\s\u2500-\u257f]+|[\s\u2500-\u257f]+$/g;
 /** Normalize one raw line (no newline inside); null when blank. */
 export function normalizeLine(raw: string, offset: number): WindowLine | null {
   // Why: a lone CR returns the cursor to column 0 — what follows it is what the line shows now.
-  const cr = raw.lastIndexOf('\r');
-  let line = cr >= 0 ? raw.slice(cr + 1) : raw;
+  const trimmed = raw.replace(/\r+$/, '');
+  const cr = trimmed.lastIndexOf('\r');
+  let line = cr >= 0 ? trimmed.slice(cr + 1) : trimmed;
   line = stripAnsi(line);
   const lead = /^[ \t]*/.exec(line.replace(/^[\u2500-\u257f]+/, ''));
   const text = line.replace(EDGE, '').toLowerCase();
