@@ -21,8 +21,11 @@ export const PANE_TAIL_MAX_CHARS = 16_384;
 /** Titles remembered per pane with their arrival times (entries). */
 export const PANE_TITLE_HISTORY = 16;
 
-/** Quiet period after new evidence before a pane's verdict is recomputed (ms). */
-export const VERDICT_DEBOUNCE_MS = 25;
+/**
+ * Delay between new output/title evidence and the verdict recomputation it triggers (ms); output
+ * within it is folded into one evaluation. Hook events are evaluated at once.
+ */
+export const OUTPUT_EVALUATION_DELAY_MS = 100;
 /** Interval of the slow re-evaluation that notices foreground-process changes without output (ms). */
 export const FOREGROUND_RECHECK_INTERVAL_MS = 2_000;
 /** How long `orca terminal wait` waits when no `--timeout` is given (ms). */

@@ -3,7 +3,7 @@ import {
   DEFAULT_PANE_COLS,
   DEFAULT_PANE_ROWS,
   FOREGROUND_RECHECK_INTERVAL_MS,
-  VERDICT_DEBOUNCE_MS,
+  OUTPUT_EVALUATION_DELAY_MS,
 } from '../constants.ts';
 import { readForegroundCommand } from '../pane/foreground-probe.ts';
 import { type PaneExit, type PaneProcess, spawnPaneProcess } from '../pane/pane-process.ts';
@@ -112,7 +112,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
       clearTimeout(timer);
     }
     timerUrgent = urgent;
-    timer = setTimeout(() => void runEvaluation(), urgent ? 0 : VERDICT_DEBOUNCE_MS);
+    timer = setTimeout(() => void runEvaluation(), urgent ? 0 : OUTPUT_EVALUATION_DELAY_MS);
   };
 
   const status: PaneStatus = createPaneStatus({

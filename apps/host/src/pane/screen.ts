@@ -50,10 +50,12 @@ export function createPaneScreen(opts: {
   });
   let tail = '';
   let lastTitle: TitleChange | null = null;
-  let pending = 0;
   // Why: the emulator parses asynchronously; a title's arrival time is when its write arrived.
   const writeTimes: number[] = [];
-  let waiters: (() => void)[] = [];
+  let written = 0;
+  let parsed = 0;
+  // Why: under constant output the queue never drains; a waiter waits only for writes made before it.
+  let waiters: { upTo: number; resolve: () => void }[] = [];
   const titleListeners: ((change: TitleChange) => void)[] = [];
   term.onTitleChange((text) => {
     lastTitle = { text, at: writeTimes[0] ?? now() };
@@ -61,19 +63,19 @@ export function createPaneScreen(opts: {
   });
   const release = (): void => {
     writeTimes.shift();
-    pending -= 1;
-    if (pending === 0) {
-      const ready = waiters;
-      waiters = [];
-      for (const resolve of ready) resolve();
-    }
+    parsed += 1;
+    if (waiters.length === 0) return;
+    const ready = waiters.filter((w) => w.upTo <= parsed);
+    if (ready.length === 0) return;
+    waiters = waiters.filter((w) => w.upTo > parsed);
+    for (const w of ready) w.resolve();
   };
   return {
     write(display) {
       if (display.length === 0) return;
       tail += display;
       if (tail.length > PANE_TAIL_MAX_CHARS * 2) tail = tail.slice(-PANE_TAIL_MAX_CHARS);
-      pending += 1;
+      written += 1;
       writeTimes.push(now());
       term.write(display, release);
     },
@@ -81,8 +83,9 @@ export function createPaneScreen(opts: {
       term.resize(cols, rows);
     },
     settled() {
-      if (pending === 0) return Promise.resolve();
-      return new Promise((resolve) => waiters.push(resolve));
+      if (parsed >= written) return Promise.resolve();
+      const upTo = written;
+      return new Promise((resolve) => waiters.push({ upTo, resolve }));
     },
     renderedRows() {
       const buffer = term.buffer.active;

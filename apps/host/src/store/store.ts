@@ -65,6 +65,7 @@ export interface Store {
   listPanes(): PaneRecord[];
   insertHookRow(row: Omit<HookRowRecord, 'id'>): number;
   hookRows(paneKey: string): HookRowRecord[];
+  lastHookRow(paneKey: string): HookRowRecord | null;
   countHookRows(): number;
   insertVerdict(verdict: VerdictRecord): void;
   latestVerdict(handle: string): VerdictRecord | null;
@@ -217,6 +218,7 @@ export function openStore(path: string): Store {
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
     hookRows: db.prepare('SELECT * FROM hook_rows WHERE pane_key = ? ORDER BY id'),
+    lastHookRow: db.prepare('SELECT * FROM hook_rows WHERE pane_key = ? ORDER BY id DESC LIMIT 1'),
     countHooks: db.prepare('SELECT COUNT(*) AS n FROM hook_rows'),
     insertVerdict: db.prepare(
       `INSERT INTO verdicts (handle, at, status, is_running_agent, agent_wait_kind, agent_wait)
@@ -279,6 +281,10 @@ export function openStore(path: string): Store {
       return Number(info.lastInsertRowid);
     },
     hookRows: (paneKey) => (stmt.hookRows.all(paneKey) as HookRowRow[]).map(toHookRow),
+    lastHookRow(paneKey) {
+      const r = stmt.lastHookRow.get(paneKey) as HookRowRow | undefined;
+      return r ? toHookRow(r) : null;
+    },
     countHookRows: () => (stmt.countHooks.get() as { n: number }).n,
     insertVerdict(v) {
       stmt.insertVerdict.run(
