@@ -1,0 +1,369 @@
+import { systemClock, type WireClock } from '../clock.ts';
+import { TERMINAL_LIMITS } from '../limits.ts';
+import { type ClientType, defaultRequest, type Grant, grantFromEcho, NO_GRANT } from './capabilities.ts';
+import { AckBatcher } from './flow-control.ts';
+import { createFrameDecoder, encodeFrame, type FrameRejectReason, ReceiveCounter, type ReceiveStats } from './frame.ts';
+import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
+import { Opcode, opcodeInfo } from './opcodes.ts';
+import { classifyOutput } from './output.ts';
+import { parseOutputSpan, parseTerminalEvent } from './payloads.ts';
+import type { ReceivePolicy } from './policy.ts';
+import { parseSnapshotMeta, type SnapshotMeta } from './snapshot-meta.ts';
+
+/** How a client applies a snapshot. */
+export type SnapshotRoute = 'initial' | 'request' | 'recovery';
+
+/** What a client reports for one stream. */
+export interface TerminalStreamSink {
+  /** Fires when the initial snapshot has been applied (not at the `subscribed` event). */
+  onSubscribed?(info: { streamId: number; cols: number; rows: number; capabilities: readonly string[] }): void;
+  /** Output to render, in order, never twice. */
+  onOutput?(text: string): void;
+  /** A complete snapshot; `recovery` is applied after a clear-screen. */
+  onSnapshot?(snapshot: { route: SnapshotRoute; meta: SnapshotMeta; data: string }): void;
+  onError?(message: string): void;
+  onEnd?(): void;
+}
+
+/** Options of {@link createTerminalClient}. */
+export interface TerminalClientOptions {
+  send(bytes: Uint8Array): boolean | undefined;
+  /** Starts the streaming RPC `terminal.multiplex`; its events come back through `handleEvent`. */
+  call(method: string, params: Record<string, unknown>): Promise<unknown> | undefined;
+  type: ClientType;
+  clientId?: string;
+  /** Default `'close'` for desktop, `'drop'` for mobile. */
+  policy?: ReceivePolicy;
+  clock?: WireClock;
+  maxSnapshotBytes?: number;
+}
+
+/** The client side of `terminal.multiplex`. */
+export interface TerminalClient {
+  subscribe(options: {
+    terminal: string;
+    viewport?: { cols: number; rows: number };
+    sink?: TerminalStreamSink;
+  }): number;
+  unsubscribe(streamId: number): void;
+  input(streamId: number, text: string): boolean;
+  resize(streamId: number, cols: number, rows: number): boolean;
+  claimViewport(streamId: number, cols: number, rows: number): boolean;
+  /** `false` (and no frame) without the `outputPause` grant. */
+  setOutputPaused(streamId: number, paused: boolean): boolean;
+  requestSnapshot(streamId: number, options?: { scrollbackRows?: number }): boolean;
+  receive(bytes: Uint8Array): void;
+  handleEvent(event: unknown): void;
+  /** The connection dropped: discard all stream state (a reconnect re-subscribes from scratch). */
+  drop(): void;
+  stats(): ReceiveStats & { errors: string[] };
+}
+
+interface Assembly {
+  route: SnapshotRoute;
+  meta: SnapshotMeta;
+  parts: string[];
+  bytes: number;
+}
+
+interface ClientStream {
+  id: number;
+  terminal: string;
+  viewport: { cols: number; rows: number } | undefined;
+  sink: TerminalStreamSink;
+  sent: boolean;
+  grant: Grant;
+  generation: string | undefined;
+  subscribed: { cols: number; rows: number } | undefined;
+  initialDone: boolean;
+  expected: number | undefined;
+  resyncPending: boolean;
+  awaitingRequests: number;
+  assembly: Assembly | undefined;
+  receivedBytes: number;
+  paused: boolean;
+}
+
+/**
+ * Creates the client side of `terminal.multiplex`.
+ *
+ * @example
+ * const client = createTerminalClient({ type: 'desktop', send: (b) => ws.send(b), call: (m, p) => rpc.stream(m, p) });
+ * const id = client.subscribe({ terminal: 'pane-1', sink: { onOutput: (t) => xterm.write(t) } });
+ * client.input(id, 'ls\r');
+ */
+export function createTerminalClient(options: TerminalClientOptions): TerminalClient {
+  const clock = options.clock ?? systemClock;
+  const policy = options.policy ?? (options.type === 'mobile' ? 'drop' : 'close');
+  const maxSnapshotBytes = options.maxSnapshotBytes ?? TERMINAL_LIMITS.maxSnapshotBytes;
+  const decoder = createFrameDecoder();
+  const counter = new ReceiveCounter();
+  const errors: string[] = [];
+  const streams = new Map<number, ClientStream>();
+  const unsubscribedUnknown = new Set<number>();
+  let connection: 'idle' | 'connecting' | 'ready' | 'closed' = 'idle';
+  let nextStreamId = 1;
+  let nextRequestId = 1;
+  const acks = new AckBatcher(clock, (streamId, bytes) => {
+    const s = streams.get(streamId);
+    if (!s || connection !== 'ready') return;
+    const body = s.grant.has('ackOutputSourceRanges')
+      ? { streamGeneration: s.generation, ackedEndByte: s.receivedBytes }
+      : { bytes };
+    send(Opcode.Ack, streamId, encodeJsonPayload(body), s.grant);
+  });
+
+  function send(opcode: number, streamId: number, payload: Uint8Array, grant?: Grant): boolean {
+    return options.send(encodeFrame({ opcode, streamId, seq: 0, payload }, grant)) !== false;
+  }
+
+  function fail(message: string): void {
+    errors.push(message);
+  }
+
+  function reject(reason: FrameRejectReason, detail?: string): void {
+    counter.reject(reason, detail);
+    if (policy === 'close') {
+      fail(`stream_protocol_error: ${reason}${detail ? ` (${detail})` : ''}`);
+      drop();
+      connection = 'closed';
+    }
+  }
+
+  function sendSubscribe(s: ClientStream): void {
+    s.sent = true;
+    const payload: Record<string, unknown> = {
+      streamId: s.id,
+      terminal: s.terminal,
+      client: { id: options.clientId ?? 'orca-client', type: options.type },
+      capabilities: defaultRequest(options.type),
+    };
+    if (s.viewport) payload.viewport = s.viewport;
+    send(Opcode.Subscribe, 0, encodeJsonPayload(payload));
+  }
+
+  function connect(): void {
+    connection = 'connecting';
+    try {
+      const pending = options.call('terminal.multiplex', {});
+      pending?.then(undefined, (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        fail(message);
+        for (const s of streams.values()) s.sink.onError?.(message);
+      });
+    } catch (err) {
+      fail(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  function requestResync(s: ClientStream): void {
+    if (s.resyncPending) return;
+    s.resyncPending = true;
+    send(Opcode.SnapshotRequest, s.id, encodeJsonPayload({}));
+  }
+
+  function render(s: ClientStream, text: string, seq: number, rawLength: number, span: boolean) {
+    const cls = classifyOutput(s.expected, seq, rawLength);
+    if (s.resyncPending || !s.initialDone) return;
+    if (cls === 'gap' || (cls === 'overlap' && span)) return requestResync(s);
+    if (cls === 'duplicate') return;
+    const start = seq - rawLength;
+    const visible = cls === 'overlap' && s.expected !== undefined ? text.slice(s.expected - start) : text;
+    s.expected = seq;
+    s.sink.onOutput?.(visible);
+  }
+
+  function onSnapshotFrame(s: ClientStream, opcode: number, payload: Uint8Array) {
+    if (opcode === Opcode.SnapshotStart) {
+      const json = decodeJsonPayload(payload);
+      const meta = json.ok ? parseSnapshotMeta(json.value) : json;
+      if (!meta.ok) return reject(meta.reason, meta.detail);
+      const route: SnapshotRoute =
+        meta.value.requestId !== undefined || s.awaitingRequests > 0
+          ? 'request'
+          : !s.initialDone
+            ? 'initial'
+            : 'recovery';
+      s.assembly = { route, meta: meta.value, parts: [], bytes: 0 };
+      return;
+    }
+    const a = s.assembly;
+    if (!a) return;
+    if (opcode === Opcode.SnapshotChunk) {
+      a.bytes += payload.byteLength;
+      a.parts.push(decodeTextPayload(payload));
+      if (a.bytes > maxSnapshotBytes) {
+        // Why: an incomplete snapshot is never applied; an oversize one is discarded whole.
+        s.assembly = undefined;
+        if (a.route === 'initial') fail(`initial snapshot over ${maxSnapshotBytes} bytes`);
+      }
+      return;
+    }
+    s.assembly = undefined;
+    if (a.route === 'request' && s.awaitingRequests > 0) s.awaitingRequests--;
+    if (a.route !== 'request' || a.meta.requestId === undefined) s.resyncPending = false;
+    if (typeof a.meta.seq === 'number') s.expected = a.meta.seq;
+    s.sink.onSnapshot?.({ route: a.route, meta: a.meta, data: a.parts.join('') });
+    if (a.route === 'initial' && !s.initialDone) {
+      s.initialDone = true;
+      s.sink.onSubscribed?.({
+        streamId: s.id,
+        cols: s.subscribed?.cols ?? a.meta.cols,
+        rows: s.subscribed?.rows ?? a.meta.rows,
+        capabilities: s.grant.capabilities,
+      });
+    }
+  }
+
+  function drop(): void {
+    for (const s of streams.values()) acks.forget(s.id);
+    streams.clear();
+    unsubscribedUnknown.clear();
+    connection = 'idle';
+  }
+
+  function active(streamId: number): ClientStream | undefined {
+    const s = streams.get(streamId);
+    return s && connection === 'ready' && s.subscribed ? s : undefined;
+  }
+
+  return {
+    subscribe({ terminal, viewport, sink = {} }) {
+      if (connection === 'closed') connection = 'idle';
+      const s: ClientStream = {
+        id: nextStreamId++,
+        terminal,
+        viewport,
+        sink,
+        sent: false,
+        grant: NO_GRANT,
+        generation: undefined,
+        subscribed: undefined,
+        initialDone: false,
+        expected: undefined,
+        resyncPending: false,
+        awaitingRequests: 0,
+        assembly: undefined,
+        receivedBytes: 0,
+        paused: false,
+      };
+      streams.set(s.id, s);
+      if (connection === 'ready') sendSubscribe(s);
+      else if (connection === 'idle') connect();
+      return s.id;
+    },
+    unsubscribe(streamId) {
+      const s = streams.get(streamId);
+      if (!s) return;
+      acks.forget(streamId);
+      if (connection === 'ready' && s.sent) send(Opcode.Unsubscribe, streamId, new Uint8Array(0));
+    },
+    input(streamId, text) {
+      const s = active(streamId);
+      return s !== undefined && text.length > 0 && send(Opcode.Input, streamId, encodeTextPayload(text));
+    },
+    resize(streamId, cols, rows) {
+      const s = active(streamId);
+      return s !== undefined && send(Opcode.Resize, streamId, encodeJsonPayload({ cols, rows }));
+    },
+    claimViewport(streamId, cols, rows) {
+      const s = active(streamId);
+      if (!s) return false;
+      if (s.grant.has('desktopViewportClaims') && options.type === 'desktop') {
+        send(Opcode.ClaimViewport, streamId, encodeJsonPayload({ cols, rows }), s.grant);
+      }
+      return send(Opcode.Resize, streamId, encodeJsonPayload({ cols, rows }));
+    },
+    setOutputPaused(streamId, _paused) {
+      // Why: this build has no `outputPause` capability, so no grant can allow opcode 16.
+      void streamId;
+      return false;
+    },
+    requestSnapshot(streamId, opts = {}) {
+      const s = active(streamId);
+      if (!s) return false;
+      s.awaitingRequests++;
+      const body: Record<string, unknown> = { requestId: nextRequestId++ };
+      if (opts.scrollbackRows !== undefined) body.scrollbackRows = opts.scrollbackRows;
+      return send(Opcode.SnapshotRequest, streamId, encodeJsonPayload(body));
+    },
+    receive(bytes) {
+      if (connection === 'closed') return;
+      const decoded = decoder.decode(bytes);
+      if (!decoded.ok) return reject(decoded.reason, decoded.detail);
+      const { opcode, streamId, seq, payload } = decoded.value;
+      const info = opcodeInfo(opcode);
+      if (!info) return reject('unknown-opcode', String(opcode));
+      if (info.direction !== 'host-to-client') return reject('wrong-direction', info.name);
+      if (streamId === 0) return reject('bad-stream', info.name);
+      const s = streams.get(streamId);
+      if (!s?.subscribed) {
+        counter.reject('unknown-stream');
+        if ((opcode === Opcode.Output || opcode === Opcode.OutputSpan) && !unsubscribedUnknown.has(streamId)) {
+          unsubscribedUnknown.add(streamId);
+          send(Opcode.Unsubscribe, streamId, new Uint8Array(0));
+        }
+        return;
+      }
+      if (info.gate && !s.grant.has(info.gate)) return counter.reject('not-negotiated', info.name);
+      counter.accept();
+      switch (opcode) {
+        case Opcode.Output: {
+          if (s.grant.has('ackOutput')) {
+            s.receivedBytes += payload.byteLength;
+            acks.record(s.id, payload.byteLength);
+          }
+          const text = decodeTextPayload(payload);
+          return render(s, text, seq, text.length, false);
+        }
+        case Opcode.OutputSpan: {
+          const json = decodeJsonPayload(payload);
+          const span = json.ok ? parseOutputSpan(json.value) : json;
+          if (!span.ok) return requestResync(s);
+          return render(s, span.value.data, seq, span.value.rawLength, true);
+        }
+        case Opcode.SnapshotStart:
+        case Opcode.SnapshotChunk:
+        case Opcode.SnapshotEnd:
+          return onSnapshotFrame(s, opcode, payload);
+        case Opcode.Error:
+          return s.sink.onError?.(decodeTextPayload(payload));
+      }
+    },
+    handleEvent(raw) {
+      const parsed = parseTerminalEvent(raw);
+      if (!parsed.ok) return;
+      const event = parsed.value;
+      switch (event.type) {
+        case 'ready':
+          connection = 'ready';
+          for (const s of streams.values()) if (!s.sent) sendSubscribe(s);
+          return;
+        case 'subscribed': {
+          const s = streams.get(event.streamId);
+          if (!s) return;
+          s.grant = grantFromEcho(raw);
+          s.generation = event.streamGeneration;
+          s.subscribed = { cols: event.cols, rows: event.rows };
+          return;
+        }
+        case 'end': {
+          const s = streams.get(event.streamId);
+          if (!s) return;
+          acks.forget(s.id);
+          streams.delete(s.id);
+          s.sink.onEnd?.();
+          return;
+        }
+        case 'error': {
+          const s = event.streamId === undefined ? undefined : streams.get(event.streamId);
+          if (s) s.sink.onError?.(event.message);
+          else fail(event.message);
+          return;
+        }
+      }
+    },
+    drop,
+    stats: () => ({ ...counter.snapshot(), errors: [...errors] }),
+  };
+}

@@ -1,0 +1,159 @@
+import { WireError } from '../errors.ts';
+import { TERMINAL_LIMITS } from '../limits.ts';
+import { type Grant, isGrant } from './capabilities.ts';
+import { KNOWN_OPCODES, Opcode, opcodeInfo } from './opcodes.ts';
+
+/** First header byte of every terminal frame. */
+export const TERMINAL_FRAME_KIND = 0x74;
+/** Second header byte. */
+export const TERMINAL_FRAME_VERSION = 1;
+
+/** One terminal frame. `seq` is exact up to 2⁵³−1. */
+export interface TerminalFrame {
+  opcode: number;
+  streamId: number;
+  seq: number;
+  payload: Uint8Array;
+}
+
+/** Why a frame was not accepted (closed list; receivers count each). */
+export const FRAME_REJECT_REASONS = [
+  'short',
+  'bad-kind',
+  'bad-version',
+  'unknown-opcode',
+  'wrong-direction',
+  'bad-stream',
+  'unknown-stream',
+  'not-negotiated',
+  'bad-payload',
+  'json-too-large',
+  'json-too-many-tokens',
+  'json-too-deep',
+  'json-invalid',
+] as const;
+/** One of {@link FRAME_REJECT_REASONS}. */
+export type FrameRejectReason = (typeof FRAME_REJECT_REASONS)[number];
+
+/** A decoder result: never an exception. */
+export type DecodeResult<T> = { ok: true; value: T } | { ok: false; reason: FrameRejectReason; detail?: string };
+
+const TWO_32 = 2 ** 32;
+const TEXT_PAYLOAD_OPCODES: ReadonlySet<number> = new Set([Opcode.Output, Opcode.SnapshotChunk]);
+
+/**
+ * Encodes a frame. Throws `WireError` only on caller bugs: a gated opcode the grant lacks
+ * (`ORCA_WIRE_NOT_NEGOTIATED`), a streamId outside u32 (`…_BAD_STREAM_ID`), an Output/Chunk text
+ * over 48 KiB (`…_FRAME_TOO_LARGE`). `seq` is clamped to `max(0, floor(seq))`.
+ *
+ * @example
+ * const bytes = encodeFrame({ opcode: Opcode.Input, streamId: 1, seq: 0, payload: new TextEncoder().encode('ls\r') });
+ */
+export function encodeFrame(frame: TerminalFrame, grant?: Grant): Uint8Array {
+  const info = opcodeInfo(frame.opcode);
+  if (info?.gate && !(isGrant(grant) && grant.has(info.gate))) {
+    throw new WireError('ORCA_WIRE_NOT_NEGOTIATED', `opcode ${info.name} needs capability ${info.gate}, not granted`, {
+      context: { opcode: frame.opcode, capability: info.gate },
+    });
+  }
+  if (!Number.isInteger(frame.streamId) || frame.streamId < 0 || frame.streamId >= TWO_32) {
+    throw new WireError('ORCA_WIRE_BAD_STREAM_ID', `streamId must be an integer 0…2^32-1, got ${frame.streamId}`, {
+      context: { streamId: frame.streamId },
+    });
+  }
+  if (TEXT_PAYLOAD_OPCODES.has(frame.opcode) && frame.payload.byteLength > TERMINAL_LIMITS.chunkBytes) {
+    throw new WireError(
+      'ORCA_WIRE_FRAME_TOO_LARGE',
+      `text payload is ${frame.payload.byteLength} bytes, the limit is ${TERMINAL_LIMITS.chunkBytes}`,
+      { context: { length: frame.payload.byteLength } },
+    );
+  }
+  const seq = Number.isFinite(frame.seq) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.floor(frame.seq))) : 0;
+  const out = new Uint8Array(TERMINAL_LIMITS.headerBytes + frame.payload.byteLength);
+  const view = new DataView(out.buffer);
+  view.setUint8(0, TERMINAL_FRAME_KIND);
+  view.setUint8(1, TERMINAL_FRAME_VERSION);
+  view.setUint8(2, frame.opcode & 0xff);
+  view.setUint8(3, 0);
+  view.setUint32(4, frame.streamId, true);
+  view.setUint32(8, Math.floor(seq / TWO_32), true);
+  view.setUint32(12, seq >>> 0, true);
+  out.set(frame.payload, TERMINAL_LIMITS.headerBytes);
+  return out;
+}
+
+/**
+ * Decodes one frame. `opcodes` is the decoder's set (default: every opcode this build knows);
+ * others are `unknown-opcode`. Honours a subarray's `byteOffset`; the payload is a copy. Never throws.
+ */
+export function decodeFrame(
+  bytes: Uint8Array,
+  opcodes: ReadonlySet<number> = KNOWN_OPCODES,
+): DecodeResult<TerminalFrame> {
+  if (!(bytes instanceof Uint8Array) || bytes.byteLength < TERMINAL_LIMITS.headerBytes)
+    return { ok: false, reason: 'short' };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint8(0) !== TERMINAL_FRAME_KIND) return { ok: false, reason: 'bad-kind' };
+  if (view.getUint8(1) !== TERMINAL_FRAME_VERSION) return { ok: false, reason: 'bad-version' };
+  const opcode = view.getUint8(2);
+  if (!opcodes.has(opcode)) return { ok: false, reason: 'unknown-opcode', detail: String(opcode) };
+  return {
+    ok: true,
+    value: {
+      opcode,
+      streamId: view.getUint32(4, true),
+      seq: view.getUint32(8, true) * TWO_32 + view.getUint32(12, true),
+      payload: bytes.slice(TERMINAL_LIMITS.headerBytes),
+    },
+  };
+}
+
+/** Receiver counters. */
+export interface ReceiveStats {
+  accepted: number;
+  rejected: number;
+  byReason: Partial<Record<FrameRejectReason, number>>;
+  /** Count per unknown opcode number. */
+  unknownOpcodes: Record<number, number>;
+}
+
+/** A frame decoder with a fixed opcode set (a host can be built with a narrower one). */
+export interface FrameDecoder {
+  readonly opcodes: ReadonlySet<number>;
+  decode(bytes: Uint8Array): DecodeResult<TerminalFrame>;
+}
+
+/**
+ * Creates a decoder for a given opcode set (default: every opcode this build knows).
+ *
+ * @example
+ * const withoutInput = createFrameDecoder({ opcodes: [...KNOWN_OPCODES].filter((o) => o !== Opcode.Input) });
+ */
+export function createFrameDecoder(options: { opcodes?: Iterable<number> } = {}): FrameDecoder {
+  const opcodes: ReadonlySet<number> = new Set(options.opcodes ?? KNOWN_OPCODES);
+  return { opcodes, decode: (bytes) => decodeFrame(bytes, opcodes) };
+}
+
+/** Mutable counters behind {@link ReceiveStats}. */
+export class ReceiveCounter {
+  readonly #stats: ReceiveStats = { accepted: 0, rejected: 0, byReason: {}, unknownOpcodes: {} };
+  accept(): void {
+    this.#stats.accepted++;
+  }
+  reject(reason: FrameRejectReason, detail?: string): void {
+    this.#stats.rejected++;
+    this.#stats.byReason[reason] = (this.#stats.byReason[reason] ?? 0) + 1;
+    if (reason === 'unknown-opcode' && detail !== undefined) {
+      const n = Number(detail);
+      this.#stats.unknownOpcodes[n] = (this.#stats.unknownOpcodes[n] ?? 0) + 1;
+    }
+  }
+  snapshot(): ReceiveStats {
+    return {
+      accepted: this.#stats.accepted,
+      rejected: this.#stats.rejected,
+      byReason: { ...this.#stats.byReason },
+      unknownOpcodes: { ...this.#stats.unknownOpcodes },
+    };
+  }
+}
