@@ -1,3 +1,3 @@
 import { orcaVitest } from '@orca/config/vitest';
 
-export default orcaVitest();
+export default orcaVitest({ test: { globalSetup: ['test/global-setup.ts'] } });

@@ -1,0 +1,2 @@
+/** Build dist/guest-relay.cjs; resolves with its path. */
+export declare function buildGuestBundle(): Promise<string>;

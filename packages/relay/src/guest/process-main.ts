@@ -1,0 +1,68 @@
+import { RELAY_PROTOCOL_VERSION } from '@orca/wire/relay-frames';
+import { runGuestRelay } from './run-guest-relay.ts';
+import { currentRelayVersion } from './version.ts';
+
+/** Exit codes of `orca-relay` (42/43 come from `launch.sh`, 44 from the netns holder). */
+export const RELAY_EXIT_CODES = {
+  clean: 0,
+  failure: 1,
+  badArgs: 2,
+  staleInstall: 42,
+  noNode: 43,
+  netnsLoDown: 44,
+} as const;
+
+/**
+ * The `orca-relay` process entry: parses argv, redirects `console.*` to stderr, runs the relay
+ * on the process stdio and exits on signals.
+ *
+ * @example
+ * mainRelayProcess(process.argv.slice(2));
+ */
+export function mainRelayProcess(args: readonly string[]): void {
+  if (args.length === 1 && args[0] === '--version') {
+    process.stdout.write(
+      `${JSON.stringify({ name: 'orca-relay', version: currentRelayVersion(), protocol: RELAY_PROTOCOL_VERSION })}\n`,
+    );
+    process.exitCode = RELAY_EXIT_CODES.clean;
+    return;
+  }
+  if (args.length > 0) {
+    process.stderr.write(
+      'usage: orca-relay            (run the guest relay on stdio; env-only inputs)\n       orca-relay --version\n',
+    );
+    process.exitCode = RELAY_EXIT_CODES.badArgs;
+    return;
+  }
+  // Why: stdout carries only the sentinel, then frames.
+  const toStderr = (...a: unknown[]): void => {
+    process.stderr.write(`${a.map(String).join(' ')}\n`);
+  };
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.warn = toStderr;
+  console.error = toStderr;
+  process.on('uncaughtException', (err) => {
+    process.stderr.write(`orca-relay: uncaught: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(RELAY_EXIT_CODES.failure);
+  });
+  process.on('unhandledRejection', (reason) => {
+    process.stderr.write(
+      `orca-relay: unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}\n`,
+    );
+  });
+  const relay = runGuestRelay({
+    env: process.env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => relay.shutdown());
+  if (process.env.ORCA_RELAY_TEST_THROW === '1')
+    setTimeout(() => {
+      throw new Error('test throw');
+    }, 0);
+  if (process.env.ORCA_RELAY_TEST_REJECT === '1') void Promise.reject(new Error('test rejection'));
+  void relay.exited.then((code) => process.exit(code));
+}
