@@ -1,3 +1,16 @@
 import { orcaTsup } from '@orca/config/tsup';
+import type { Options } from 'tsup';
 
-export default orcaTsup({ index: 'src/index.ts', cli: 'src/cli.ts' });
+const config: Options = orcaTsup({
+  index: 'src/index.ts',
+  agents: 'src/agents/index.ts',
+  plan: 'src/plan/index.ts',
+  emit: 'src/emit/index.ts',
+  launchers: 'src/launchers/index.ts',
+  endpoint: 'src/endpoint/index.ts',
+  install: 'src/install/index.ts',
+  verify: 'src/verify/index.ts',
+  cli: 'src/cli.ts',
+});
+
+export default config;

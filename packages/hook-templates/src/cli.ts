@@ -1,1 +1,15 @@
-export {};
+#!/usr/bin/env node
+import { homedir } from 'node:os';
+import { nodeInstallIo } from './cli/install-io.ts';
+import { runCli } from './cli/program.ts';
+import { nodeVerifyIo } from './verify/node-io.ts';
+
+const code = await runCli(process.argv.slice(2), {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  install: nodeInstallIo,
+  verify: nodeVerifyIo,
+  homedir: homedir(),
+  env: process.env,
+});
+process.exitCode = code;

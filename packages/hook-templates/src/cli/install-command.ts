@@ -1,0 +1,112 @@
+import { HookTemplatesError } from '../errors.ts';
+import {
+  type AgentInstallState,
+  type InstallInput,
+  type InstallResult,
+  installAgent,
+  installPaths,
+  uninstallAgent,
+} from '../install/install.ts';
+import type { AgentEnvOverrides } from '../install/paths.ts';
+import type { InstallIo } from './install-io.ts';
+
+/** Options of {@link runInstall}. */
+export interface InstallCommandOptions {
+  home: string;
+  agents: readonly string[];
+  platform: 'posix' | 'windows';
+  env: AgentEnvOverrides;
+  claudeVersion?: string;
+  gitBash: boolean;
+  dryRun: boolean;
+  uninstall: boolean;
+}
+
+/** One agent's line of the report. */
+export interface AgentReport {
+  agent: string;
+  state: AgentInstallState;
+  files: { path: string; action: string; mode: number }[];
+  codexTrustPending?: string[];
+  warnings: string[];
+  error?: { code: string; message: string };
+}
+
+async function compute(io: InstallIo, base: Omit<InstallInput, 'configs'>, uninstall: boolean): Promise<InstallResult> {
+  const paths = installPaths(base);
+  const configs: Record<string, string | null> = {};
+  for (const p of [...paths.configs, ...paths.scripts]) configs[p] = await io.readText(p);
+  return uninstall ? uninstallAgent({ ...base, configs }) : installAgent({ ...base, configs });
+}
+
+/**
+ * Installs (or uninstalls) agents into `home` through the pure installers: scripts first, then
+ * each config only if it still holds what was read (recomputed once otherwise).
+ */
+export async function runInstall(opts: InstallCommandOptions, io: InstallIo): Promise<AgentReport[]> {
+  const reports: AgentReport[] = [];
+  for (const agent of opts.agents) {
+    const base: Omit<InstallInput, 'configs'> = {
+      agent,
+      os: opts.platform,
+      home: opts.home,
+      env: opts.env,
+      gitBash: opts.gitBash,
+      ...(agent === 'claude' && opts.claudeVersion !== undefined ? { agentVersion: opts.claudeVersion } : {}),
+    };
+    try {
+      let result = await compute(io, base, opts.uninstall);
+      if (!opts.dryRun) {
+        for (let attempt = 0; ; attempt++) {
+          const stale: string[] = [];
+          for (const [path, expected] of Object.entries(result.expected)) {
+            if ((await io.readText(path)) !== expected) stale.push(path);
+          }
+          if (stale.length === 0) break;
+          if (attempt > 0)
+            throw new HookTemplatesError('ORCA_HOOKS_CONFIG_SHAPE', `${stale.join(', ')} kept changing during install`);
+          result = await compute(io, base, opts.uninstall);
+        }
+        const isConfig = (p: string) => p in result.expected;
+        for (const f of [
+          ...result.files.filter((f) => !isConfig(f.path)),
+          ...result.files.filter((f) => isConfig(f.path)),
+        ]) {
+          if (f.action !== 'unchanged') await io.writeAtomic(f.path, f.content, f.mode);
+        }
+        for (const p of result.remove) await io.remove(p);
+      }
+      reports.push({
+        agent,
+        state: result.state,
+        files: result.files.map((f) => ({ path: f.path, action: f.action, mode: f.mode })),
+        ...(result.codexTrustKeys ? { codexTrustPending: result.codexTrustKeys.map((k) => k.key) } : {}),
+        warnings: result.warnings,
+      });
+    } catch (error) {
+      const code = error instanceof HookTemplatesError ? error.code : 'ORCA_HOOKS_CONFIG_UNPARSEABLE';
+      const path =
+        error instanceof HookTemplatesError && typeof error.context.path === 'string' ? error.context.path : '';
+      reports.push({
+        agent,
+        state: 'error',
+        files: path ? [{ path, action: 'refused', mode: 0 }] : [],
+        warnings: [],
+        error: { code, message: error instanceof Error ? error.message : String(error) },
+      });
+    }
+  }
+  return reports;
+}
+
+/** Text lines: `create|update|unchanged|refused PATH [code]`. */
+export function formatInstallReports(reports: readonly AgentReport[]): string {
+  const lines: string[] = [];
+  for (const r of reports) {
+    for (const f of r.files)
+      lines.push(`${f.action} ${f.path}${f.action === 'refused' && r.error ? ` ${r.error.code}` : ''}`);
+    if (r.error && r.files.length === 0) lines.push(`refused ${r.agent} ${r.error.code}`);
+    for (const w of r.warnings) lines.push(`# ${w}`);
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}

@@ -1,0 +1,244 @@
+import { Command, CommanderError, Option } from 'commander';
+import { AGENT_LIST, getAgent } from '../agents/registry.ts';
+import { AGENT_IDS } from '../agents/sources.ts';
+import { emitScript } from '../emit/script.ts';
+import { HookTemplatesError } from '../errors.ts';
+import { configPath } from '../install/paths.ts';
+import { launcherCommand } from '../launchers/for-agent.ts';
+import { LAUNCHER_FORMS, type LauncherForm } from '../launchers/spec.ts';
+import { installTargets, planFor } from '../plan/plan-for.ts';
+import type { Target } from '../plan/types.ts';
+import type { VerifyIo } from '../verify/io.ts';
+import { formatVerifyReport, VERIFY_SHELLS, verifyHome } from '../verify/verify.ts';
+import { formatInstallReports, runInstall } from './install-command.ts';
+import type { InstallIo } from './install-io.ts';
+
+/** Version printed by `--version`. */
+export const CLI_VERSION = '0.0.0';
+
+/** Everything the CLI touches (real ones in `src/cli.ts`). */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  install: InstallIo;
+  verify: VerifyIo;
+  homedir: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+class UsageError extends Error {}
+
+const PLATFORM_TARGET: Record<string, Target> = {
+  posix: { os: 'posix', dialect: 'sh' },
+  batch: { os: 'windows', dialect: 'batch' },
+  pwsh: { os: 'windows', dialect: 'pwsh' },
+};
+
+function agentList(value: string | undefined): string[] {
+  if (value === undefined || value === '') return [...AGENT_IDS];
+  const agents = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const a of agents) getAgent(a);
+  return agents;
+}
+
+function stdoutKind(agent: string): '{}' | 'per-event' | 'none' {
+  const p = getAgent(agent).protocol;
+  if (p === null) return 'none';
+  return 'fixed' in p ? '{}' : 'per-event';
+}
+
+function platformOf(value: string, allowed: readonly string[]): string {
+  if (!allowed.includes(value))
+    throw new UsageError(`unknown platform ${JSON.stringify(value.slice(0, 200))}; expected ${allowed.join('|')}`);
+  return value;
+}
+
+function buildProgram(io: CliIo): Command {
+  const program = new Command('orca-hooks')
+    .description('Compile, install and verify stdin-safe Orca agent hooks')
+    .version(CLI_VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError(false);
+  const json = (v: unknown) => io.stdout(`${JSON.stringify(v, null, 2)}\n`);
+
+  program
+    .command('list')
+    .description('agents, sources, targets, events, config paths and protocol stdout')
+    .option('--json', 'JSON output')
+    .action((o: { json?: boolean }) => {
+      const rows = AGENT_LIST.map((d) => ({
+        agent: d.id,
+        source: d.source,
+        targets: installTargets(d).map((t) => `${t.os}/${t.dialect}`),
+        events: [...d.events],
+        config: configPath(d, 'posix', '~'),
+        stdout: stdoutKind(d.id),
+      }));
+      if (o.json) json(rows);
+      else
+        io.stdout(
+          rows
+            .map((r) => `${r.agent}\t${r.source}\t${r.config}\t${r.stdout}\t${r.events.join(',')}`)
+            .join('\n')
+            .concat('\n'),
+        );
+    });
+
+  program
+    .command('emit <agent>')
+    .description("print an agent's hook script, byte-exact")
+    .requiredOption('--platform <platform>', 'posix|batch|pwsh')
+    .action((agent: string, o: { platform: string }) => {
+      getAgent(agent);
+      const target = PLATFORM_TARGET[platformOf(o.platform, Object.keys(PLATFORM_TARGET))];
+      if (target === undefined) throw new UsageError('unknown platform');
+      io.stdout(emitScript(planFor(agent, target)));
+    });
+
+  program
+    .command('launcher <agent>')
+    .description('print the command an agent config runs')
+    .requiredOption('--platform <platform>', 'posix|windows')
+    .requiredOption('--script <path>', 'script path')
+    .option('--event <event>', 'vendor event name')
+    .addOption(new Option('--form <form>', 'launcher form').choices([...LAUNCHER_FORMS]))
+    .option('--json', 'JSON output')
+    .action(
+      (agent: string, o: { platform: string; script: string; event?: string; form?: LauncherForm; json?: boolean }) => {
+        const platform = platformOf(o.platform, ['posix', 'windows']) as 'posix' | 'windows';
+        const r = launcherCommand({
+          agent,
+          platform,
+          script: o.script,
+          ...(o.event !== undefined ? { event: o.event } : {}),
+          ...(o.form !== undefined ? { form: o.form } : {}),
+        });
+        if (o.json) json(r);
+        else io.stdout(`${r.command}\n`);
+      },
+    );
+
+  const installLike = (name: 'install' | 'uninstall') => {
+    const cmd = program
+      .command(name)
+      .description(name === 'install' ? 'install managed hooks into agent configs' : 'remove managed hooks only')
+      .option('--home <dir>', 'agent home (default: your home; agent env overrides apply only then)')
+      .option('--agents <list>', 'comma-separated agents (default all)')
+      .option('--dry-run', 'compute, write nothing')
+      .option('--json', 'JSON output');
+    if (name === 'install') {
+      cmd
+        .option('--platform <platform>', 'posix|windows', 'posix')
+        .option('--claude-version <version>', 'installed Claude Code version (event gate)')
+        .option('--git-bash', 'Claude runs hooks through Git Bash (Windows)');
+    }
+    cmd.action(
+      async (o: {
+        home?: string;
+        agents?: string;
+        dryRun?: boolean;
+        json?: boolean;
+        platform?: string;
+        claudeVersion?: string;
+        gitBash?: boolean;
+      }) => {
+        const platform = platformOf(o.platform ?? 'posix', ['posix', 'windows']) as 'posix' | 'windows';
+        const home = o.home ?? io.homedir;
+        const env =
+          o.home === undefined
+            ? {
+                ...(io.env.CLAUDE_CONFIG_DIR ? { CLAUDE_CONFIG_DIR: io.env.CLAUDE_CONFIG_DIR } : {}),
+                ...(io.env.CODEX_HOME ? { CODEX_HOME: io.env.CODEX_HOME } : {}),
+                ...(io.env.GROK_HOME ? { GROK_HOME: io.env.GROK_HOME } : {}),
+                ...(io.env.COPILOT_HOME ? { COPILOT_HOME: io.env.COPILOT_HOME } : {}),
+                ...(io.env.APPDATA ? { APPDATA: io.env.APPDATA } : {}),
+              }
+            : {};
+        const agents = agentList(o.agents);
+        const reports = await runInstall(
+          {
+            home,
+            agents,
+            platform,
+            env,
+            ...(o.claudeVersion !== undefined ? { claudeVersion: o.claudeVersion } : {}),
+            gitBash: o.gitBash === true,
+            dryRun: o.dryRun === true,
+            uninstall: name === 'uninstall',
+          },
+          io.install,
+        );
+        if (o.json) json({ home, dryRun: o.dryRun === true, agents: reports });
+        else io.stdout(formatInstallReports(reports));
+        if (reports.some((r) => r.error)) process.exitCode = 1;
+      },
+    );
+  };
+  installLike('install');
+  installLike('uninstall');
+
+  program
+    .command('verify')
+    .description('run every managed POSIX command in a home for real, under every available shell')
+    .option('--home <dir>', 'agent home (default: your home)')
+    .option('--shells <list>', `comma-separated of ${Object.keys(VERIFY_SHELLS).join(',')}`)
+    .option('--agents <list>', 'comma-separated agents (default all)')
+    .option('--json', 'JSON output')
+    .action(async (o: { home?: string; shells?: string; agents?: string; json?: boolean }) => {
+      const shells = o.shells
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const s of shells ?? [])
+        if (!(s in VERIFY_SHELLS)) throw new UsageError(`unknown shell ${JSON.stringify(s.slice(0, 200))}`);
+      const report = await verifyHome(
+        { home: o.home ?? io.homedir, agents: agentList(o.agents), ...(shells ? { shells } : {}) },
+        io.verify,
+      );
+      if (o.json) json(report);
+      else io.stdout(formatVerifyReport(report));
+      if (!report.ok) process.exitCode = 1;
+    });
+  return program;
+}
+
+/**
+ * Runs `orca-hooks` with `argv` (without node and script); resolves to the exit code: 0 ok,
+ * 1 failure, 2 usage.
+ *
+ * @example
+ * const code = await runCli(['emit', 'codex', '--platform', 'posix'], io);
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const before = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    await buildProgram(io).parseAsync([...argv], { from: 'user' });
+    const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+        ? 0
+        : 2;
+    }
+    if (error instanceof UsageError) {
+      io.stderr(`orca-hooks: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof HookTemplatesError) {
+      io.stderr(`orca-hooks: ${error.code}: ${error.message}\n`);
+      return error.code === 'ORCA_HOOKS_UNKNOWN_AGENT' || error.code === 'ORCA_HOOKS_UNSUPPORTED_TARGET' ? 2 : 1;
+    }
+    io.stderr(`orca-hooks: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    process.exitCode = before;
+  }
+}

@@ -1,0 +1,16 @@
+export { CLAUDE_EVENT_FIRST_VERSION, claudeGate, parseVersion } from './claude-gate.ts';
+export { applyCodexTrust, type CodexTrustEntry, readCodexTrust } from './codex-trust.ts';
+export { isManagedHandler } from './hooks-edit.ts';
+export {
+  type AgentInstallState,
+  agentStatus,
+  type CodexTrustKey,
+  type InstallFile,
+  type InstallInput,
+  type InstallResult,
+  installAgent,
+  installPaths,
+  uninstallAgent,
+} from './install.ts';
+export { type AgentEnvOverrides, codexConfigTomlPath, configPath, hooksDir } from './paths.ts';
+export { launchedScriptPath, type ScriptFile, scriptFiles } from './scripts.ts';

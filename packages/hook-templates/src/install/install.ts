@@ -1,0 +1,283 @@
+import type { AgentDescriptor } from '../agents/descriptor.ts';
+import { getAgent } from '../agents/registry.ts';
+import { CLAUDE_WINDOWS_HOOK_TIMEOUT_S, CODEX_TRUST_MIN_VERSION, CONFIG_FILE_MODE } from '../constants.ts';
+import { launcherCommand } from '../launchers/for-agent.ts';
+import { claudeGate, parseVersion, versionAtLeast } from './claude-gate.ts';
+import { editJsoncHooks, formatJson, objectMember, parseConfig } from './config-text.ts';
+import { isJsonObject, isManagedHandler, type JsonObject, managedEvents, sweepAndAppend } from './hooks-edit.ts';
+import { type AgentEnvOverrides, configPath } from './paths.ts';
+import { launchedScriptPath, scriptFiles } from './scripts.ts';
+
+/** Install state of one agent. */
+export type AgentInstallState = 'installed' | 'partial' | 'not_installed' | 'error' | 'opted_out';
+
+/** Input of {@link installAgent}, {@link uninstallAgent} and {@link agentStatus}. */
+export interface InstallInput {
+  agent: string;
+  os: 'posix' | 'windows';
+  home: string;
+  env?: AgentEnvOverrides;
+  /** Current text of config (and optionally script) files by path; `null` or missing = absent. */
+  configs: Readonly<Record<string, string | null>>;
+  agentVersion?: string;
+  gitBash?: boolean;
+  systemRoot?: string;
+}
+
+/** One file the host should write. */
+export interface InstallFile {
+  path: string;
+  content: string;
+  mode: number;
+  action: 'create' | 'update' | 'unchanged';
+}
+
+/** A Codex trust entry the host must fill with Codex's own hash. */
+export interface CodexTrustKey {
+  key: string;
+  event: string;
+  command: string;
+}
+
+/** Result of the pure installers. Write scripts first, then each config only if it still equals `expected[path]`. */
+export interface InstallResult {
+  state: AgentInstallState;
+  files: InstallFile[];
+  remove: string[];
+  expected: Record<string, string | null>;
+  codexTrustKeys?: CodexTrustKey[];
+  warnings: string[];
+}
+
+function action(before: string | null | undefined, after: string): InstallFile['action'] {
+  if (before === null || before === undefined) return 'create';
+  return before === after ? 'unchanged' : 'update';
+}
+
+function timeoutFor(d: AgentDescriptor, os: 'posix' | 'windows'): number {
+  return d.id === 'claude' && os === 'windows' ? CLAUDE_WINDOWS_HOOK_TIMEOUT_S : d.configTimeout;
+}
+
+/** The config entries of one event (group or flat handler per the agent's shape). */
+function entriesFor(d: AgentDescriptor, input: InstallInput, event: string): unknown[] {
+  const script = launchedScriptPath(d, input.os, input.home, event);
+  const { command } = launcherCommand({
+    agent: d.id,
+    platform: input.os,
+    script,
+    event,
+    ...(input.gitBash !== undefined ? { gitBash: input.gitBash } : {}),
+    ...(input.systemRoot !== undefined ? { systemRoot: input.systemRoot } : {}),
+    // Why: Antigravity's Windows wrappers set their own event env.
+    ...(input.os === 'windows' && d.id === 'antigravity' ? { env: {} } : {}),
+  });
+  const timeout = timeoutFor(d, input.os);
+  const matcher = d.toolMatcher !== undefined && d.toolEvents.includes(event) ? { matcher: d.toolMatcher } : {};
+  switch (d.configShape) {
+    case 'cursor':
+      return [{ command, timeout }];
+    case 'copilot':
+      return [{ type: 'command', [input.os === 'posix' ? 'bash' : 'powershell']: command, timeoutSec: timeout }];
+    case 'antigravity':
+      return d.toolEvents.includes(event)
+        ? [{ ...matcher, hooks: [{ type: 'command', command, timeout }] }]
+        : [{ type: 'command', command, timeout }];
+    default:
+      return [{ ...matcher, hooks: [{ type: 'command', command, timeout }] }];
+  }
+}
+
+function eventsToInstall(d: AgentDescriptor, version: string | undefined): { events: string[]; only?: Set<string> } {
+  if (d.id !== 'claude') return { events: [...d.events] };
+  const gate = claudeGate(d.events, version);
+  return gate.retire ? { events: gate.events } : { events: gate.events, only: new Set(gate.events) };
+}
+
+function snake(event: string): string {
+  return event.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+function codexTrust(path: string, hooks: JsonObject): CodexTrustKey[] {
+  const keys: CodexTrustKey[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((g, gi) => {
+      if (!isJsonObject(g) || !Array.isArray(g.hooks)) return;
+      g.hooks.forEach((h, hi) => {
+        if (isManagedHandler(h) && isJsonObject(h) && typeof h.command === 'string') {
+          keys.push({ key: `${path}:${snake(event)}:${gi}:${hi}`, event, command: h.command });
+        }
+      });
+    });
+  }
+  return keys;
+}
+
+interface ConfigEdit {
+  content: string;
+  root: JsonObject;
+}
+
+/** Applies `ours` (empty for uninstall) to the config text. */
+function editConfig(
+  d: AgentDescriptor,
+  path: string,
+  text: string | null,
+  ours: Record<string, unknown[]>,
+  only?: Set<string>,
+): ConfigEdit {
+  const jsonc = d.configShape === 'devin';
+  const root = parseConfig(text, path, jsonc);
+  if (d.configShape === 'antigravity') {
+    const bundle = objectMember(root, 'orca-status', path);
+    const swept = sweepAndAppend(bundle, ours);
+    const next: JsonObject = { ...root };
+    if (Object.keys(swept).length > 0) next['orca-status'] = swept;
+    else delete next['orca-status'];
+    return { content: formatJson(next), root: next };
+  }
+  const hooks = objectMember(root, 'hooks', path);
+  const newHooks = sweepAndAppend(hooks, ours, only);
+  let next: JsonObject;
+  if (d.configShape === 'codex') next = { hooks: newHooks };
+  else if (d.configShape === 'cursor') next = { version: root.version ?? 1, ...root, hooks: newHooks };
+  else if (d.configShape === 'copilot') {
+    next = { ...root, version: 1, hooks: newHooks };
+    delete next.disableAllHooks;
+  } else next = { ...root, hooks: newHooks };
+  if (jsonc) return { content: editJsoncHooks(text, hooks, newHooks, root.hooks !== undefined), root: next };
+  return { content: formatJson(next), root: next };
+}
+
+function disabledFlag(d: AgentDescriptor, root: JsonObject): boolean {
+  const hc = root.hooksConfig;
+  if (d.id === 'gemini' && isJsonObject(hc) && hc.enabled === false) return true;
+  if (d.id === 'droid' && root.hooksDisabled === true) return true;
+  if (d.id === 'copilot' && root.disableAllHooks === true) return true;
+  return false;
+}
+
+function stateOf(d: AgentDescriptor, root: JsonObject, expectedEvents: readonly string[]): AgentInstallState {
+  const container = d.configShape === 'antigravity' ? root['orca-status'] : root.hooks;
+  const found = isJsonObject(container) ? managedEvents(container) : new Set<string>();
+  const have = expectedEvents.filter((e) => found.has(e)).length;
+  if (have === 0) return 'not_installed';
+  if (have < expectedEvents.length || disabledFlag(d, root)) return 'partial';
+  return 'installed';
+}
+
+function isGrokOptOut(d: AgentDescriptor, text: string | null | undefined): boolean {
+  return d.id === 'grok' && typeof text === 'string' && text.trim() === '';
+}
+
+/**
+ * Pure installer: the scripts and the config edit registering them for one agent. Idempotent
+ * (re-install is byte-identical, all `unchanged`); user handlers keep content and order; stale
+ * managed handlers (any platform, encoded, old dirs) are swept. Throws
+ * `ORCA_HOOKS_CONFIG_UNPARSEABLE` / `ORCA_HOOKS_CONFIG_SHAPE` (nothing to write for that agent).
+ *
+ * @example
+ * const r = installAgent({ agent: 'codex', os: 'posix', home: '/home/u', configs: {} });
+ * // write r.files (scripts first), then configs whose current text still equals r.expected[path]
+ */
+export function installAgent(input: InstallInput): InstallResult {
+  const d = getAgent(input.agent);
+  const path = configPath(d, input.os, input.home, input.env);
+  const before = input.configs[path] ?? null;
+  if (isGrokOptOut(d, before)) {
+    return {
+      state: 'opted_out',
+      files: [],
+      remove: [],
+      expected: { [path]: before },
+      warnings: [`${path} is empty: Grok hooks opted out`],
+    };
+  }
+  const { events, only } = eventsToInstall(d, input.agentVersion);
+  const ours: Record<string, unknown[]> = {};
+  for (const e of events) ours[e] = entriesFor(d, input, e);
+  const edit = editConfig(d, path, before, ours, only);
+  const scripts = scriptFiles(d, input.os, input.home).map((f) => ({
+    ...f,
+    action: action(input.configs[f.path], f.content),
+  }));
+  const files: InstallFile[] = [
+    ...scripts,
+    { path, content: edit.content, mode: CONFIG_FILE_MODE, action: action(before, edit.content) },
+  ];
+  const warnings: string[] = [];
+  const result: InstallResult = {
+    state: stateOf(d, edit.root, events),
+    files,
+    remove: [],
+    expected: { [path]: before },
+    warnings,
+  };
+  if (d.id === 'codex') {
+    const version = parseVersion(input.agentVersion);
+    const min = parseVersion(CODEX_TRUST_MIN_VERSION);
+    if (version === null || min === null || versionAtLeast(version, min)) {
+      result.codexTrustKeys = codexTrust(path, objectMember(edit.root, 'hooks', path));
+      warnings.push(
+        `codex: ${result.codexTrustKeys.length} hook trust entries pending (hashes come from codex app-server hooks/list)`,
+      );
+    }
+  }
+  if (d.id === 'claude' && parseVersion(input.agentVersion) === null) {
+    warnings.push('claude: version unknown; installed only the events Claude Code 1.0.64 knows');
+  }
+  return result;
+}
+
+/** Pure uninstaller: removes only our handlers (and scripts); user entries stay as they were. */
+export function uninstallAgent(input: InstallInput): InstallResult {
+  const d = getAgent(input.agent);
+  const path = configPath(d, input.os, input.home, input.env);
+  const before = input.configs[path] ?? null;
+  const remove = scriptFiles(d, input.os, input.home).map((f) => f.path);
+  if (before === null || isGrokOptOut(d, before)) {
+    return {
+      state: isGrokOptOut(d, before) ? 'opted_out' : 'not_installed',
+      files: [],
+      remove,
+      expected: { [path]: before },
+      warnings: [],
+    };
+  }
+  const edit = editConfig(d, path, before, {});
+  return {
+    state: 'not_installed',
+    files: [{ path, content: edit.content, mode: CONFIG_FILE_MODE, action: action(before, edit.content) }],
+    remove,
+    expected: { [path]: before },
+    warnings: [],
+  };
+}
+
+/**
+ * Install state of one agent from its current config text: `installed`, `partial` (some events,
+ * or hooks disabled by the agent's own switch), `not_installed`, `error` (unparseable or wrong
+ * shape) or `opted_out` (Grok's empty file).
+ */
+export function agentStatus(input: InstallInput): AgentInstallState {
+  const d = getAgent(input.agent);
+  const path = configPath(d, input.os, input.home, input.env);
+  const text = input.configs[path] ?? null;
+  if (isGrokOptOut(d, text)) return 'opted_out';
+  if (text === null) return 'not_installed';
+  try {
+    const root = parseConfig(text, path, d.configShape === 'devin');
+    return stateOf(d, root, eventsToInstall(d, input.agentVersion).events);
+  } catch {
+    return 'error';
+  }
+}
+
+/** Every path an install of `agent` reads or writes (configs and scripts). */
+export function installPaths(input: Omit<InstallInput, 'configs'>): { configs: string[]; scripts: string[] } {
+  const d = getAgent(input.agent);
+  return {
+    configs: [configPath(d, input.os, input.home, input.env)],
+    scripts: scriptFiles(d, input.os, input.home).map((f) => f.path),
+  };
+}
