@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentWait, PaneVerdict } from '@orca/agent-status';
 import { acceptRelayed, createHookListener, type HookListener, type RelayedEvent } from '@orca/relay/listener';
-import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS } from '../constants.ts';
+import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS, SHUTDOWN_PTY_GRACE_MS } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
 import { createHostCommandHooks, type HostCommandHooks } from '../hooks/command-hooks.ts';
 import type { PaneExit } from '../pane/pane-process.ts';
@@ -221,7 +221,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       if (stopping) return;
       stopping = true;
       for (const pane of live.values()) pane.process.kill('SIGHUP');
-      await Promise.race([Promise.all([...live.values()].map((p) => p.exited())), sleep(1000)]);
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all([...live.values()].map((p) => p.exited())),
+        new Promise<void>((resolve) => {
+          grace = setTimeout(resolve, SHUTDOWN_PTY_GRACE_MS);
+        }),
+      ]);
+      clearTimeout(grace);
       for (const pane of live.values()) if (pane.exit === null) pane.process.kill('SIGKILL');
       await listener.stop();
       await commandHooks.whenIdle();
@@ -348,7 +355,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       const pane = requireLive(handle);
       const deadline = now() + timeoutMs;
       if (mode === 'exit') {
-        const exit = await Promise.race([pane.exited(), sleep(timeoutMs).then(() => null)]);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const exit = await Promise.race([
+          pane.exited(),
+          new Promise<null>((resolve) => {
+            timer = setTimeout(() => resolve(null), timeoutMs);
+          }),
+        ]);
+        clearTimeout(timer);
         if (!exit) throw refusal('timeout', `${handle} did not exit within ${Math.round(timeoutMs / 1000)} s`);
         return { satisfied: true, exit };
       }

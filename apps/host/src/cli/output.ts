@@ -1,0 +1,41 @@
+import { EXIT_REFUSED, EXIT_USAGE } from '../constants.ts';
+import { HostError, isRefusal } from '../errors.ts';
+
+/** Where the CLI writes; injected so tests can capture it. */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** The process's own stdout/stderr. */
+export const processIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** A usage error raised by a command's own checks (exit 2). */
+export class UsageError extends HostError {
+  constructor(message: string) {
+    super('ORCA_HOST_USAGE', message);
+  }
+}
+
+/**
+ * Prints one error as one line (`orca: <code>: <message>`; with `--json`, `{"error":{code,message}}`
+ * on stdout) and returns the exit code: 1 for refusals and failures, 2 for usage errors. A stack
+ * only with `--debug`.
+ */
+export function reportError(io: CliIo, error: unknown, opts: { json: boolean; debug: boolean }): number {
+  const code =
+    error instanceof HostError
+      ? error.code
+      : typeof (error as { code?: unknown }).code === 'string'
+        ? String((error as { code: string }).code)
+        : 'internal_error';
+  const message = error instanceof Error ? error.message : String(error);
+  const exit = code === 'ORCA_HOST_USAGE' ? EXIT_USAGE : EXIT_REFUSED;
+  if (opts.json) io.out(JSON.stringify({ error: { code, message, refused: isRefusal(error) } }));
+  else io.err(`orca: ${code}: ${message.split('\n')[0]}`);
+  if (opts.debug && error instanceof Error && error.stack) io.err(error.stack);
+  return exit;
+}

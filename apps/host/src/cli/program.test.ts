@@ -1,0 +1,54 @@
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from './output.ts';
+import { runCli } from './program.ts';
+
+function capture(): CliIo & { lines: string[]; errors: string[] } {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l) };
+}
+
+describe('orca CLI', () => {
+  it('exits 2 with one line on usage errors', async () => {
+    for (const argv of [['frobnicate'], ['start', '--hook-port', 'abc'], ['hooks', 'install', '--agents', 'nope']]) {
+      const io = capture();
+      expect(await runCli(argv, io)).toBe(2);
+      expect(
+        io.errors
+          .join('\n')
+          .split('\n')
+          .filter((l) => l.trim() !== '').length,
+      ).toBeGreaterThan(0);
+      expect(io.errors.join('\n')).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('hooks install --dry-run changes nothing; install writes; a re-install is all unchanged', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'orca-cli-home-'));
+    const dry = capture();
+    expect(await runCli(['hooks', 'install', '--home', home, '--agents', 'claude', '--dry-run'], dry)).toBe(0);
+    expect(dry.lines).toEqual([
+      `(dry-run) create ${join(home, '.orca/agent-hooks/claude-hook.sh')}`,
+      `(dry-run) create ${join(home, '.claude/settings.json')}`,
+    ]);
+    expect(existsSync(join(home, '.claude'))).toBe(false);
+    expect(existsSync(join(home, '.orca'))).toBe(false);
+
+    const real = capture();
+    expect(await runCli(['hooks', 'install', '--home', home, '--agents', 'claude'], real)).toBe(0);
+    expect(real.lines).toEqual([
+      `create ${join(home, '.orca/agent-hooks/claude-hook.sh')}`,
+      `create ${join(home, '.claude/settings.json')}`,
+    ]);
+    expect(statSync(join(home, '.orca/agent-hooks/claude-hook.sh')).mode & 0o777).toBe(0o755);
+    expect(readFileSync(join(home, '.claude/settings.json'), 'utf8')).toContain('claude-hook.sh');
+
+    const again = capture();
+    expect(await runCli(['--json', 'hooks', 'install', '--home', home, '--agents', 'claude'], again)).toBe(0);
+    const report = JSON.parse(again.lines[0] ?? '{}') as { agents: { files: { action: string }[] }[] };
+    expect(report.agents.flatMap((a) => a.files.map((f) => f.action))).toEqual(['unchanged', 'unchanged']);
+  });
+});

@@ -1,0 +1,120 @@
+import { Command, CommanderError, Option } from 'commander';
+import { APP_VERSION, EXIT_OK, EXIT_USAGE } from '../constants.ts';
+import { formatDemoEvent, runDemo } from '../demo/run-demo.ts';
+import { installHooks } from '../hooks/install-hooks.ts';
+import { type CliIo, processIo, reportError, UsageError } from './output.ts';
+import { runStart } from './start.ts';
+
+/** Global options every command accepts. */
+export interface GlobalOptions {
+  json?: boolean;
+  dataDir?: string;
+  debug?: boolean;
+}
+
+function parseList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+function parsePort(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535)
+    throw new UsageError(`--hook-port expects 0-65535, got ${value}`);
+  return Number(value);
+}
+
+/**
+ * Builds the `orca` command tree. Actions store their exit code in `state.exit`.
+ */
+export function buildProgram(io: CliIo, state: { exit: number }): Command {
+  const program = new Command('orca')
+    .description('Run coding agents in real terminals and know what each one is doing.')
+    .version(APP_VERSION)
+    .option('--json', 'machine-readable output')
+    .option('--data-dir <dir>', 'host data directory (default $ORCA_DATA_DIR, else $XDG_DATA_HOME/orca)')
+    .option('--debug', 'print stack traces on errors')
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .exitOverride();
+  const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+
+  program
+    .command('demo')
+    .description('run the whole pipeline with the bundled demo agent in a temporary data dir')
+    .option('--keep', 'keep the temporary directory')
+    .action(async (o: { keep?: boolean }) => {
+      const json = globals().json === true;
+      const ok = await runDemo({
+        keep: o.keep === true,
+        print: (event) => io.out(json ? JSON.stringify(event) : formatDemoEvent(event)),
+      });
+      state.exit = ok ? EXIT_OK : 1;
+    });
+
+  program
+    .command('start')
+    .description('run the host in the foreground until SIGINT/SIGTERM')
+    .addOption(new Option('--hook-port <port>', 'preferred hook listener port (0 = any)').argParser(parsePort))
+    .addOption(new Option('--hook-transport <transport>', 'opt hook scripts into a JSON body').choices(['raw-json-v1']))
+    .option('--listen <addr>', 'also accept RPC clients on 127.0.0.1:PORT (bearer token printed once)')
+    .action(async (o: { hookPort?: number; hookTransport?: 'raw-json-v1'; listen?: string }) => {
+      state.exit = await runStart(io, globals(), o);
+    });
+
+  const hooks = program.command('hooks').description('managed agent hooks');
+  hooks
+    .command('install')
+    .description('install managed hooks into agent homes (default your home)')
+    .option('--agents <list>', 'comma-separated agents (default all)', parseList)
+    .option('--home <dir>', 'agent home to install into (default your home)')
+    .option('--dry-run', 'print what would change; change nothing')
+    .action(async (o: { agents?: string[]; home?: string; dryRun?: boolean }) => {
+      const reports = await installHooks({
+        ...(o.home ? { home: o.home } : {}),
+        ...(o.agents ? { agents: o.agents } : {}),
+        dryRun: o.dryRun === true,
+      });
+      if (globals().json) {
+        io.out(JSON.stringify({ home: o.home ?? null, dryRun: o.dryRun === true, agents: reports }));
+      } else {
+        for (const r of reports) {
+          if (r.error) io.out(`refused ${r.agent} [${r.error.code}] ${r.error.message}`);
+          for (const f of r.files) io.out(`${o.dryRun ? '(dry-run) ' : ''}${f.action} ${f.path}`);
+          for (const k of r.codexTrustPending ?? []) io.out(`codex trust pending: ${k}`);
+        }
+      }
+      state.exit = reports.some((r) => r.error) ? 1 : EXIT_OK;
+    });
+  return program;
+}
+
+/**
+ * Runs the `orca` CLI with `argv` (without node and script) and returns the exit code:
+ * 0 success, 1 refused or failed, 2 usage error.
+ *
+ * @example
+ * process.exitCode = await runCli(['demo']);
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const state = { exit: EXIT_OK };
+  const program = buildProgram(io, state);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return state.exit;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      ) {
+        return EXIT_OK;
+      }
+      return EXIT_USAGE;
+    }
+    const opts = program.opts<GlobalOptions>();
+    return reportError(io, error, { json: opts.json === true, debug: opts.debug === true });
+  }
+}

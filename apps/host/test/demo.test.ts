@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { DemoEvent } from '../src/demo/run-demo.ts';
+import { runOrca } from './cli-process.ts';
+
+describe('orca demo (the real CLI, real PTY, real generated hook scripts through real curl)', () => {
+  it('prints each verdict change, refuses an injection at the approval menu with zero bytes, exits 0', async () => {
+    const run = await runOrca(['--json', 'demo'], { timeoutMs: 90_000 });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as DemoEvent);
+    const statuses = events.flatMap((e) => (e.kind === 'verdict' ? [e.verdict.status] : []));
+    // The pipeline's story, in order: idle agent, working, waiting for approval, working again, idle.
+    const story = ['idle', 'working', 'permission', 'working', 'idle'];
+    let at = 0;
+    for (const status of statuses) if (status === story[at]) at += 1;
+    expect(at).toBe(story.length);
+    const permission = events.find((e) => e.kind === 'verdict' && e.verdict.status === 'permission');
+    expect(permission).toMatchObject({ verdict: { isRunningAgent: true, agentWait: { source: 'prompt-text' } } });
+    expect(events.filter((e) => e.kind === 'inject')).toEqual([
+      { kind: 'inject', prompt: 'run the tests verbosely', ok: true, bytes: 24 },
+      { kind: 'inject', prompt: 'also update the docs', ok: false, code: 'agent_prompt_blocked', bytesWritten: 0 },
+    ]);
+    expect(events.at(-2)).toEqual({ kind: 'exit', code: 0, signal: null });
+    expect(events.at(-1)).toMatchObject({ kind: 'done', ok: true, hookEvents: 6 });
+  });
+});
