@@ -91,6 +91,20 @@ describe('negotiation matrix', () => {
           "requires": [],
           "since": "0.1.0",
         },
+        "outputPause": {
+          "gates": [
+            16,
+          ],
+          "requires": [],
+          "since": "0.2.0",
+        },
+        "writeUnavailable": {
+          "gates": [
+            17,
+          ],
+          "requires": [],
+          "since": "0.2.0",
+        },
       }
     `);
   });

@@ -21,6 +21,8 @@ export const CAPABILITIES = {
   ackOutput: { since: '0.1.0', gates: [13], requires: [] },
   ackOutputSourceRanges: { since: '0.1.0', gates: [], requires: ['ackOutput'] },
   desktopViewportClaims: { since: '0.1.0', gates: [14], requires: [] },
+  outputPause: { since: '0.2.0', gates: [16], requires: [] },
+  writeUnavailable: { since: '0.2.0', gates: [17], requires: [] },
 } as const satisfies Record<string, { since: string; gates: readonly OpcodeNumber[]; requires: readonly string[] }>;
 
 /** A capability name this build knows. */

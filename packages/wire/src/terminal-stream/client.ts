@@ -23,6 +23,8 @@ export interface TerminalStreamSink {
   onSnapshot?(snapshot: { route: SnapshotRoute; meta: SnapshotMeta; data: string }): void;
   onError?(message: string): void;
   onEnd?(): void;
+  /** The host refused input (needs the `writeUnavailable` grant). */
+  onWriteUnavailable?(): void;
 }
 
 /** Options of {@link createTerminalClient}. */
@@ -274,10 +276,14 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
       }
       return send(Opcode.Resize, streamId, encodeJsonPayload({ cols, rows }));
     },
-    setOutputPaused(streamId, _paused) {
-      // Why: this build has no `outputPause` capability, so no grant can allow opcode 16.
-      void streamId;
-      return false;
+    setOutputPaused(streamId, paused) {
+      const s = active(streamId);
+      if (!s?.grant.has('outputPause')) return false;
+      if (s.paused === paused) return true;
+      s.paused = paused;
+      if (paused) acks.flush(streamId);
+      send(Opcode.SetOutputPaused, streamId, encodeJsonPayload({ paused }), s.grant);
+      return true;
     },
     requestSnapshot(streamId, opts = {}) {
       const s = active(streamId);
@@ -328,6 +334,8 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
           return onSnapshotFrame(s, opcode, payload);
         case Opcode.Error:
           return s.sink.onError?.(decodeTextPayload(payload));
+        case Opcode.WriteUnavailable:
+          return s.sink.onWriteUnavailable?.();
       }
     },
     handleEvent(raw) {

@@ -7,9 +7,32 @@ import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload } from './json-
 import { KNOWN_OPCODES, OPCODE_INFO, Opcode } from './opcodes.ts';
 
 const _ungated = [...KNOWN_OPCODES].filter((o) => !OPCODE_INFO[o as keyof typeof OPCODE_INFO].gate);
-const full = negotiate({ ackOutput: 1, desktopViewportClaims: 1 }, { clientType: 'desktop', sourceRanges: false });
+const full = negotiate(
+  { ackOutput: 1, desktopViewportClaims: 1, outputPause: 1, writeUnavailable: 1 },
+  { clientType: 'desktop', sourceRanges: false },
+);
 
 describe('terminal frame codec', () => {
+  it('encodes the spec worked example byte-exact (grant holding writeUnavailable)', () => {
+    const grant = negotiate({ writeUnavailable: 1 }, { clientType: 'desktop', sourceRanges: false });
+    const bytes = encodeFrame(
+      {
+        opcode: Opcode.WriteUnavailable,
+        streamId: 0x78563412,
+        seq: 2 ** 32 + 0x89abcdef,
+        payload: Uint8Array.of(0xaa),
+      },
+      grant,
+    );
+    expect(Buffer.from(bytes).toString('hex')).toBe('7401110012345678' + '01000000efcdab89' + 'aa');
+    expect(() =>
+      encodeFrame(
+        { opcode: Opcode.WriteUnavailable, streamId: 1, seq: 0, payload: new Uint8Array() },
+        negotiate({}, { clientType: 'desktop', sourceRanges: false }),
+      ),
+    ).toThrow(expect.objectContaining({ code: 'ORCA_WIRE_NOT_NEGOTIATED' }));
+  });
+
   it('lays out the header little-endian (worked example shape with an ungated opcode)', () => {
     const bytes = encodeFrame({
       opcode: Opcode.OutputSpan,
@@ -93,8 +116,8 @@ describe('terminal frame codec', () => {
     expect(decodeFrame(good.subarray(0, 15))).toEqual({ ok: false, reason: 'short' });
     expect(decodeFrame(with_(0, 0x75))).toEqual({ ok: false, reason: 'bad-kind' });
     expect(decodeFrame(with_(1, 2))).toEqual({ ok: false, reason: 'bad-version' });
-    expect(decodeFrame(with_(2, 16))).toEqual({ ok: false, reason: 'unknown-opcode', detail: '16' });
-    expect(decodeFrame(with_(2, 17))).toEqual({ ok: false, reason: 'unknown-opcode', detail: '17' });
+    expect(decodeFrame(with_(2, 18))).toEqual({ ok: false, reason: 'unknown-opcode', detail: '18' });
+    expect(decodeFrame(with_(2, 0))).toEqual({ ok: false, reason: 'unknown-opcode', detail: '0' });
     expect(createFrameDecoder({ opcodes: [2] }).decode(good)).toEqual({
       ok: false,
       reason: 'unknown-opcode',
@@ -133,24 +156,26 @@ describe('terminal frame codec', () => {
         ([n, i]) => `${n} ${i.name} ${i.direction} ${i.payload} ${i.gate ?? '-'} ${i.since}`,
       ),
     ).toMatchInlineSnapshot(`
-        [
-          "1 Output host-to-client text - 0.1.0",
-          "2 SnapshotStart host-to-client json - 0.1.0",
-          "3 SnapshotChunk host-to-client text - 0.1.0",
-          "4 SnapshotEnd host-to-client empty - 0.1.0",
-          "5 Resized host-to-client json - 0.1.0",
-          "6 Error host-to-client text - 0.1.0",
-          "7 Input client-to-host text - 0.1.0",
-          "8 Resize client-to-host json - 0.1.0",
-          "9 Subscribe client-to-host json - 0.1.0",
-          "10 Unsubscribe client-to-host empty - 0.1.0",
-          "11 SnapshotRequest client-to-host json - 0.1.0",
-          "12 Metadata host-to-client json - 0.1.0",
-          "13 Ack client-to-host json ackOutput 0.1.0",
-          "14 ClaimViewport client-to-host json desktopViewportClaims 0.1.0",
-          "15 OutputSpan host-to-client json - 0.1.0",
-        ]
-      `);
+      [
+        "1 Output host-to-client text - 0.1.0",
+        "2 SnapshotStart host-to-client json - 0.1.0",
+        "3 SnapshotChunk host-to-client text - 0.1.0",
+        "4 SnapshotEnd host-to-client empty - 0.1.0",
+        "5 Resized host-to-client json - 0.1.0",
+        "6 Error host-to-client text - 0.1.0",
+        "7 Input client-to-host text - 0.1.0",
+        "8 Resize client-to-host json - 0.1.0",
+        "9 Subscribe client-to-host json - 0.1.0",
+        "10 Unsubscribe client-to-host empty - 0.1.0",
+        "11 SnapshotRequest client-to-host json - 0.1.0",
+        "12 Metadata host-to-client json - 0.1.0",
+        "13 Ack client-to-host json ackOutput 0.1.0",
+        "14 ClaimViewport client-to-host json desktopViewportClaims 0.1.0",
+        "15 OutputSpan host-to-client json - 0.1.0",
+        "16 SetOutputPaused client-to-host json outputPause 0.2.0",
+        "17 WriteUnavailable host-to-client empty writeUnavailable 0.2.0",
+      ]
+    `);
   });
 });
 

@@ -14,7 +14,14 @@ import {
 import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
 import { Opcode, opcodeInfo } from './opcodes.ts';
 import { splitOutput } from './output.ts';
-import { parseAck, parseSnapshotRequest, parseSubscribe, parseViewport, readableStreamId } from './payloads.ts';
+import {
+  parseAck,
+  parseSetOutputPaused,
+  parseSnapshotRequest,
+  parseSubscribe,
+  parseViewport,
+  readableStreamId,
+} from './payloads.ts';
 import type { ReceivePolicy } from './policy.ts';
 import { buildSnapshotMeta } from './snapshot-meta.ts';
 
@@ -46,6 +53,7 @@ interface HostStream {
   outputSeq: number;
   generation: string | undefined;
   lastAckedEnd: number;
+  paused: boolean;
   stopOutput: () => void;
 }
 
@@ -137,6 +145,8 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
   function onOutput(stream: HostStream, text: string): void {
     if (closed || streams.get(stream.id) !== stream || text.length === 0) return;
     stream.outputSeq += text.length;
+    // Why: paused output is discarded but still advances seq, so the client sees a gap and resyncs.
+    if (stream.paused) return;
     for (const chunk of splitOutput(text, stream.outputSeq)) {
       const payload = encodeTextPayload(chunk.text);
       const bytes = encodeFrame({ opcode: Opcode.Output, streamId: stream.id, seq: chunk.seq, payload });
@@ -194,6 +204,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       outputSeq: 0,
       generation,
       lastAckedEnd: 0,
+      paused: false,
       stopOutput: () => {},
     };
     streams.set(stream.id, stream);
@@ -262,7 +273,12 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
     switch (opcode) {
       case Opcode.Input: {
         const text = decodeTextPayload(payload);
-        if (text.length > 0 && !stream.port.write(text)) refusedInputs++;
+        if (text.length > 0 && !stream.port.write(text)) {
+          refusedInputs++;
+          if (stream.grant.has('writeUnavailable')) {
+            frame(Opcode.WriteUnavailable, stream.id, ++cursor, new Uint8Array(0), stream.grant);
+          }
+        }
         return;
       }
       case Opcode.Resize: {
@@ -288,6 +304,13 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       }
       case Opcode.Ack:
         return ack(stream, json);
+      case Opcode.SetOutputPaused: {
+        const p = parseSetOutputPaused(json);
+        if (!p.ok || p.value.paused === stream.paused) return;
+        stream.paused = p.value.paused;
+        if (stream.paused) flow.dropQueue(stream.id);
+        return;
+      }
     }
   }
 

@@ -67,6 +67,7 @@ export {
   parseMetadata,
   parseOutputSpan,
   parseResized,
+  parseSetOutputPaused,
   parseSnapshotRequest,
   parseSubscribe,
   parseTerminalEvent,

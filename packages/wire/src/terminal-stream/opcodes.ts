@@ -1,7 +1,7 @@
 /**
  * Terminal stream opcodes. Numbers are permanent: never renumber or reuse one; every number from
- * 18 on is appended and capability-gated. 16 and 17 are reserved for `outputPause` and
- * `writeUnavailable` (0.2.0); this build decodes them as `unknown-opcode`.
+ * 18 on is appended and capability-gated. 16 and 17 arrived in 0.2.0 behind `outputPause` and
+ * `writeUnavailable`; a 0.1.0 peer decodes them as `unknown-opcode`, which is why they are gated.
  */
 export const Opcode = {
   Output: 1,
@@ -19,6 +19,8 @@ export const Opcode = {
   Ack: 13,
   ClaimViewport: 14,
   OutputSpan: 15,
+  SetOutputPaused: 16,
+  WriteUnavailable: 17,
 } as const;
 
 /** A known opcode number. */
@@ -31,7 +33,7 @@ export type FrameDirection = 'host-to-client' | 'client-to-host';
 /** How a payload is encoded. */
 export type PayloadKind = 'text' | 'json' | 'empty';
 /** Capabilities that gate an opcode. */
-export type GatingCapability = 'ackOutput' | 'desktopViewportClaims';
+export type GatingCapability = 'ackOutput' | 'desktopViewportClaims' | 'outputPause' | 'writeUnavailable';
 
 /** Static facts about one opcode. */
 export interface OpcodeInfo {
@@ -63,6 +65,8 @@ export const OPCODE_INFO: Readonly<Record<OpcodeNumber, OpcodeInfo>> = {
   13: { name: 'Ack', direction: C, payload: 'json', gate: 'ackOutput', since: '0.1.0' },
   14: { name: 'ClaimViewport', direction: C, payload: 'json', gate: 'desktopViewportClaims', since: '0.1.0' },
   15: { name: 'OutputSpan', direction: H, payload: 'json', gate: null, since: '0.1.0' },
+  16: { name: 'SetOutputPaused', direction: C, payload: 'json', gate: 'outputPause', since: '0.2.0' },
+  17: { name: 'WriteUnavailable', direction: H, payload: 'empty', gate: 'writeUnavailable', since: '0.2.0' },
 };
 
 /** Every opcode number this build knows. */

@@ -40,6 +40,12 @@ export const AckRangeSchema = z.strictObject({
   streamGeneration: z.string().min(1),
   ackedEndByte: z.number().int().min(0),
 });
+/** SetOutputPaused payload (opcode 16). */
+export const SetOutputPausedPayloadSchema = z.object({ paused: z.boolean() });
+/** Parses a SetOutputPaused payload; a non-boolean `paused` is rejected (the host does nothing). */
+export function parseSetOutputPaused(value: unknown): DecodeResult<{ paused: boolean }> {
+  return parseWith(SetOutputPausedPayloadSchema, value);
+}
 /** OutputSpan payload; anything else is unrendered and triggers a resync. */
 export const OutputSpanPayloadSchema = z.object({
   data: z.string(),

@@ -39,7 +39,15 @@ class FakePort implements TerminalPort {
   }
 }
 
-function setup(opts: { hostPolicy?: ReceivePolicy; clientType?: 'desktop' | 'mobile'; ranges?: boolean } = {}) {
+function setup(
+  opts: {
+    hostPolicy?: ReceivePolicy;
+    clientType?: 'desktop' | 'mobile';
+    ranges?: boolean;
+    /** Capabilities the (simulated older) host leaves out of its echo. */
+    stripEcho?: string[];
+  } = {},
+) {
   const port = new FakePort(opts.ranges);
   const backend: TerminalBackend = { open: (h) => (h === 'pane' ? port : null) };
   const toHost: string[] = [];
@@ -67,6 +75,8 @@ function setup(opts: { hostPolicy?: ReceivePolicy; clientType?: 'desktop' | 'mob
           return true;
         },
         emit: (e) => {
+          const caps = e.capabilities as Record<string, unknown> | undefined;
+          if (caps && opts.stripEcho) for (const k of opts.stripEcho) delete caps[k];
           events.push(e);
           client.handleEvent(e);
         },
@@ -113,10 +123,22 @@ describe('terminal.multiplex session', () => {
       streamId: id,
       cols: 120,
       rows: 40,
-      capabilities: { ackOutput: 1, ackOutputSourceRanges: 1, desktopViewportClaims: 1 },
+      capabilities: {
+        ackOutput: 1,
+        ackOutputSourceRanges: 1,
+        desktopViewportClaims: 1,
+        outputPause: 1,
+        writeUnavailable: 1,
+      },
       streamGeneration: 'g1',
     });
-    expect(t.subscribed()).toEqual(['ackOutput', 'ackOutputSourceRanges', 'desktopViewportClaims']);
+    expect(t.subscribed()).toEqual([
+      'ackOutput',
+      'ackOutputSourceRanges',
+      'desktopViewportClaims',
+      'outputPause',
+      'writeUnavailable',
+    ]);
     expect(t.snapshots).toEqual([{ route: 'initial', data: 'prompt$ ', requestId: undefined }]);
     expect(t.client.input(id, 'ls\r')).toBe(true);
     expect(t.port.writes).toEqual(['ls\r']);
@@ -152,18 +174,95 @@ describe('terminal.multiplex session', () => {
     expect(t.snapshots.at(-1)).toEqual({ route: 'request', data: 'abc', requestId: 1 });
   });
 
-  it('refused input is counted only without writeUnavailable', async () => {
+  it('refused input → WriteUnavailable with the grant', async () => {
     const t = setup();
-    const id = t.client.subscribe({ terminal: 'pane', sink: t.sink });
+    let refused = 0;
+    const id = t.client.subscribe({ terminal: 'pane', sink: { ...t.sink, onWriteUnavailable: () => refused++ } });
     await t.settle();
     t.port.acceptWrites = false;
     t.client.input(id, 'x');
     expect(t.host()?.stats().refusedInputs).toBe(1);
-    expect(t.toClient).not.toContain('#17');
+    expect(t.toClient.at(-1)).toBe('WriteUnavailable');
+    expect(refused).toBe(1);
+  });
+
+  it('refused input is counted only without writeUnavailable', async () => {
+    const port = new FakePort();
+    port.acceptWrites = false;
+    const sent: number[] = [];
+    const host = createTerminalHost({
+      backend: { open: () => port },
+      send: (b) => {
+        sent.push(b[2] ?? 0);
+        return true;
+      },
+      emit: () => {},
+    });
+    host.receive(
+      encodeFrame({
+        opcode: Opcode.Subscribe,
+        streamId: 0,
+        seq: 0,
+        payload: encodeJsonPayload({ streamId: 1, terminal: 'p' }),
+      }),
+    );
+    host.receive(encodeFrame({ opcode: Opcode.Input, streamId: 1, seq: 0, payload: encodeTextPayload('x') }));
+    expect(host.stats().refusedInputs).toBe(1);
+    expect(sent).toEqual([Opcode.SnapshotStart, Opcode.SnapshotEnd]);
+  });
+
+  it('pause: one frame per state change, host discards output while paused, the gap resyncs; no gated opcode leaves ungranted', async () => {
+    const t = setup();
+    const id = t.client.subscribe({ terminal: 'pane', sink: t.sink });
+    await t.settle();
+    expect(t.client.setOutputPaused(id, true)).toBe(true);
+    expect(t.client.setOutputPaused(id, true)).toBe(true);
+    t.port.emit('hidden');
+    expect(t.rendered).toEqual([]);
+    expect(t.client.setOutputPaused(id, false)).toBe(true);
+    t.port.emit('shown');
+    expect(t.rendered).toEqual([]);
+    expect(t.snapshots.at(-1)).toEqual({ route: 'recovery', data: 'hiddenshown', requestId: undefined });
+    t.port.emit('!');
+    expect(t.rendered).toEqual(['!']);
+    expect(t.toHost).toEqual(['Subscribe', 'SetOutputPaused', 'SetOutputPaused', 'SnapshotRequest']);
+  });
+
+  it('a host ignores SetOutputPaused it did not grant (counted); a client ignores an ungranted WriteUnavailable', async () => {
+    const port = new FakePort();
+    const host = createTerminalHost({ backend: { open: () => port }, send: () => true, emit: () => {} });
+    host.receive(
+      encodeFrame({
+        opcode: Opcode.Subscribe,
+        streamId: 0,
+        seq: 0,
+        payload: encodeJsonPayload({ streamId: 1, terminal: 'p' }),
+      }),
+    );
+    const granted = (await import('./capabilities.ts')).negotiate(
+      { outputPause: 1, writeUnavailable: 1 },
+      { clientType: 'desktop', sourceRanges: false },
+    );
+    host.receive(
+      encodeFrame(
+        { opcode: Opcode.SetOutputPaused, streamId: 1, seq: 0, payload: encodeJsonPayload({ paused: true }) },
+        granted,
+      ),
+    );
+    expect(host.stats().byReason).toEqual({ 'not-negotiated': 1 });
+    const t = setup({ stripEcho: ['writeUnavailable'] });
+    let refused = 0;
+    const id = t.client.subscribe({ terminal: 'pane', sink: { ...t.sink, onWriteUnavailable: () => refused++ } });
+    await t.settle();
+    t.client.receive(
+      encodeFrame({ opcode: Opcode.WriteUnavailable, streamId: id, seq: 9, payload: new Uint8Array() }, granted),
+    );
+    expect(refused).toBe(0);
+    expect(t.client.stats().byReason).toEqual({ 'not-negotiated': 1 });
   });
 
   it('setOutputPaused returns false and sends nothing without the grant', async () => {
-    const t = setup();
+    const t = setup({ stripEcho: ['outputPause'] });
     const id = t.client.subscribe({ terminal: 'pane', sink: t.sink });
     await t.settle();
     expect(t.client.setOutputPaused(id, true)).toBe(false);
@@ -181,7 +280,7 @@ describe('terminal.multiplex session', () => {
     const m = setup({ clientType: 'mobile' });
     const mid = m.client.subscribe({ terminal: 'pane', sink: m.sink });
     await m.settle();
-    expect(m.subscribed()).toEqual(['ackOutput']);
+    expect(m.subscribed()).toEqual(['ackOutput', 'outputPause', 'writeUnavailable']);
     m.client.claimViewport(mid, 50, 20);
     expect(m.toHost.slice(1)).toEqual(['Resize']);
     expect(m.port.resizes).toEqual([[50, 20]]);
