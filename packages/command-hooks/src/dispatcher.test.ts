@@ -39,7 +39,9 @@ describe('detached dispatch with real slow hooks', () => {
     const t = testRunner({ hooks: [g.hook], clock: () => tick++, baseEnv: { PATH: process.env.PATH ?? '' } });
     const statuses: DispatchStatus[] = [];
     for (let i = 0; i < MAX_DETACHED_RUNNING + MAX_DETACHED_PENDING + 3; i++) {
-      statuses.push(...t.runner.emitDetached('stop', { status: 'aborted', loopCount: i }, { threadId: 'A', turnTreeId: 'tt' }));
+      statuses.push(
+        ...t.runner.emitDetached('stop', { status: 'aborted', loopCount: i }, { threadId: 'A', turnTreeId: 'tt' }),
+      );
     }
     expect(statuses).toEqual([
       ...Array(MAX_DETACHED_RUNNING).fill('running'),
@@ -52,7 +54,9 @@ describe('detached dispatch with real slow hooks', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(lines(g.started)).toHaveLength(MAX_DETACHED_RUNNING);
     // Thread isolation: another thread still starts at once.
-    expect(t.runner.emitDetached('stop', { status: 'aborted', loopCount: 999 }, { threadId: 'B' })).toEqual(['running']);
+    expect(t.runner.emitDetached('stop', { status: 'aborted', loopCount: 999 }, { threadId: 'B' })).toEqual([
+      'running',
+    ]);
     writeFileSync(g.go, '');
     await t.runner.whenIdle();
     const runs = t.runs().filter((r) => r.hookId === g.hook.id && loopCountOf(r) !== 999);
@@ -61,7 +65,15 @@ describe('detached dispatch with real slow hooks', () => {
     expect(byStart).toEqual(Array.from({ length: byStart.length }, (_, i) => i));
     const drops = t.records.filter((r): r is DropRecord => r.kind === 'dropped');
     expect(drops.map((d) => ({ ...d, at: 0 }))).toEqual(
-      [0, 1, 2].map(() => ({ kind: 'dropped', event: 'stop', hookId: g.hook.id, threadId: 'A', turnTreeId: 'tt', reason: 'queue-full', at: 0 })),
+      [0, 1, 2].map(() => ({
+        kind: 'dropped',
+        event: 'stop',
+        hookId: g.hook.id,
+        threadId: 'A',
+        turnTreeId: 'tt',
+        reason: 'queue-full',
+        at: 0,
+      })),
     );
   }, 60_000);
 
@@ -69,7 +81,8 @@ describe('detached dispatch with real slow hooks', () => {
     const dir = tempDir();
     const g = gatedHook(dir);
     const t = testRunner({ hooks: [g.hook], baseEnv: { PATH: process.env.PATH ?? '' } });
-    for (let i = 0; i < MAX_DETACHED_RUNNING + 5; i++) t.runner.emitDetached('stop', { status: 'completed', loopCount: i }, { conversationId: 'c' });
+    for (let i = 0; i < MAX_DETACHED_RUNNING + 5; i++)
+      t.runner.emitDetached('stop', { status: 'completed', loopCount: i }, { conversationId: 'c' });
     await until(() => lines(g.started).length === MAX_DETACHED_RUNNING);
     t.runner.abortThread('c');
     expect(t.runner.emitDetached('stop', { status: 'completed' }, { conversationId: 'c' })).toEqual(['dropped']);
@@ -84,7 +97,10 @@ describe('detached dispatch with real slow hooks', () => {
 });
 
 describe('DetachedDispatcher model (fast-check)', () => {
-  type Cmd = { op: 'dispatch'; thread: number } | { op: 'finish'; thread: number; fail: boolean } | { op: 'abort'; thread: number };
+  type Cmd =
+    | { op: 'dispatch'; thread: number }
+    | { op: 'finish'; thread: number; fail: boolean }
+    | { op: 'abort'; thread: number };
   const cmd: fc.Arbitrary<Cmd> = fc.oneof(
     fc.record({ op: fc.constant('dispatch' as const), thread: fc.nat({ max: 2 }) }),
     fc.record({ op: fc.constant('finish' as const), thread: fc.nat({ max: 2 }), fail: fc.boolean() }),
@@ -183,6 +199,9 @@ describe('DetachedDispatcher model (fast-check)', () => {
     d.dispatch('t', { run: async () => void order.push('second'), onDrop: () => {} });
     await d.whenIdle('t');
     await d.whenIdle();
-    expect({ order, errors: errors.map((e) => (e instanceof Error ? e.message : '')) }).toEqual({ order: ['second'], errors: ['sync throw'] });
+    expect({ order, errors: errors.map((e) => (e instanceof Error ? e.message : '')) }).toEqual({
+      order: ['second'],
+      errors: ['sync throw'],
+    });
   });
 });

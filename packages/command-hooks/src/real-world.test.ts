@@ -44,7 +44,8 @@ describe('real-world hook shapes', () => {
     for (const policy of POLICIES) {
       it(`${name} × ${policy}`, async () => {
         const root = tempDir();
-        for (const f of readdirSync(dir)) if (f.startsWith('hook.')) copyFileSync(path.join(dir, f), path.join(root, f));
+        for (const f of readdirSync(dir))
+          if (f.startsWith('hook.')) copyFileSync(path.join(dir, f), path.join(root, f));
         writeText(root, c.configFile, JSON.stringify(c.config));
         const found = await discoverHooks(root, { home: path.join(root, 'no-home') });
         expect({ warnings: found.warnings, errors: found.errors }).toEqual({ warnings: [], errors: [] });
@@ -59,7 +60,9 @@ describe('real-world hook shapes', () => {
         for (const payload of payloads) {
           if (EVENT_TRAITS[c.event].dispatch === 'blocking') {
             const outcome = await t.runner.emit(c.event as 'toolGate', payload as EventPayloads['toolGate']);
-            expect(outcome).toEqual(policy === 'strict' && expected.outcomeStrict ? expected.outcomeStrict : expected.outcome);
+            expect(outcome).toEqual(
+              policy === 'strict' && expected.outcomeStrict ? expected.outcomeStrict : expected.outcome,
+            );
           } else {
             t.runner.emitDetached(c.event, payload as never);
             await t.runner.whenIdle();
@@ -68,7 +71,7 @@ describe('real-world hook shapes', () => {
         expect(asyncOutcomes).toEqual(expected.asyncOutcomes ?? []);
         const runs = t.runs();
         expect(runs).toHaveLength(expected.records.length);
-        runs.forEach((r, i) => expect(r).toMatchObject(expected.records[i] ?? {}));
+        for (const [i, r] of runs.entries()) expect(r).toMatchObject(expected.records[i] ?? {});
       });
     }
   }

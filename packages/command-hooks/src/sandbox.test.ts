@@ -45,7 +45,13 @@ describe('sandbox escalation (fake runtime)', () => {
         ] as const) {
           const t = testRunner({ hooks: [], sandbox, failurePolicy: policy });
           const r = await t.runner.run(
-            hook({ dialect: 'claude', event: 'toolGate', wireEvent: 'PreToolUse', command: `${ALLOW}; exit 1`, ...(flag === false ? { sandbox: false } : {}) }),
+            hook({
+              dialect: 'claude',
+              event: 'toolGate',
+              wireEvent: 'PreToolUse',
+              command: `${ALLOW}; exit 1`,
+              ...(flag === false ? { sandbox: false } : {}),
+            }),
             gate,
           );
           expect(sandbox.prepared).toBe(0);
@@ -67,16 +73,31 @@ describe('sandbox escalation (fake runtime)', () => {
           const sandbox = fakeSandbox({ violations });
           const t = testRunner({ hooks: [], sandbox, failurePolicy: policy });
           const command = `${ALLOW}; exit ${exit}`;
-          const r = await t.runner.run(hook({ dialect: 'claude', event: 'toolGate', wireEvent: 'PreToolUse', command }), gate);
+          const r = await t.runner.run(
+            hook({ dialect: 'claude', event: 'toolGate', wireEvent: 'PreToolUse', command }),
+            gate,
+          );
           const [rec] = t.runs();
-          expect({ sandboxed: rec?.sandboxed, violations: rec?.sandboxViolations, released: sandbox.released }).toEqual({ sandboxed: true, violations, released: 1 });
+          expect({ sandboxed: rec?.sandboxed, violations: rec?.sandboxViolations, released: sandbox.released }).toEqual(
+            { sandboxed: true, violations, released: 1 },
+          );
           if (blocked) {
             // A printed allow never survives a block.
             expect(rec?.runtimeError).toBe(`blocked by the project sandbox (${violations} violation(s); exit ${exit})`);
-            expect(rec?.decision).toEqual({ sandboxBlocked: true, ...(policy === 'strict' ? { permission: 'deny', agentMessageChars: expect.any(Number) } : {}) });
+            expect(rec?.decision).toEqual({
+              sandboxBlocked: true,
+              ...(policy === 'strict' ? { permission: 'deny', agentMessageChars: expect.any(Number) } : {}),
+            });
             expect(r).toEqual(
               policy === 'strict'
-                ? { outcome: { decision: 'deny', agentMessage: `hook "${command}" ${rec?.runtimeError} — blocked by failClosed` }, failed: true, failureMode: 'closed' }
+                ? {
+                    outcome: {
+                      decision: 'deny',
+                      agentMessage: `hook "${command}" ${rec?.runtimeError} — blocked by failClosed`,
+                    },
+                    failed: true,
+                    failureMode: 'closed',
+                  }
                 : { outcome: null, failed: true, failureMode: 'open' },
             );
           } else if (exit === 0) {
@@ -90,7 +111,12 @@ describe('sandbox escalation (fake runtime)', () => {
       it('blocked async run drops its queueMessage and sessionEnv', async () => {
         const t = testRunner({ hooks: [], sandbox: fakeSandbox({ violations: 1 }), failurePolicy: policy });
         const r = await t.runner.run(
-          hook({ dialect: 'cursor', event: 'sessionStart', wireEvent: 'sessionStart', command: `cat >/dev/null; echo '{"env":{"A":"1"}}'; exit 1` }),
+          hook({
+            dialect: 'cursor',
+            event: 'sessionStart',
+            wireEvent: 'sessionStart',
+            command: `cat >/dev/null; echo '{"env":{"A":"1"}}'; exit 1`,
+          }),
           {},
         );
         expect(r.outcome).toBeNull();
@@ -99,12 +125,26 @@ describe('sandbox escalation (fake runtime)', () => {
 
       for (const mode of ['throws', 'hangs'] as const) {
         it(`prepare ${mode} → spawnError, blocked, through the failure policy`, async () => {
-          const t = testRunner({ hooks: [], sandbox: fakeSandbox({ prepare: mode }), failurePolicy: policy, strictCount: false });
-          const h = hook({ dialect: 'cursor', event: 'toolGate', wireEvent: 'preToolUse', command: ALLOW, timeoutMs: 300, onFailure: 'closed' });
+          const t = testRunner({
+            hooks: [],
+            sandbox: fakeSandbox({ prepare: mode }),
+            failurePolicy: policy,
+            strictCount: false,
+          });
+          const h = hook({
+            dialect: 'cursor',
+            event: 'toolGate',
+            wireEvent: 'preToolUse',
+            command: ALLOW,
+            timeoutMs: 300,
+            onFailure: 'closed',
+          });
           const r = await t.runner.run(h, gate);
           const [rec] = t.runs();
           expect(t.spawnCalls()).toBe(0);
-          expect(rec?.spawnError).toMatch(mode === 'throws' ? /^sandbox fake: no profile$/ : /^sandbox fake: sandbox prepare timed out after 300ms$/);
+          expect(rec?.spawnError).toMatch(
+            mode === 'throws' ? /^sandbox fake: no profile$/ : /^sandbox fake: sandbox prepare timed out after 300ms$/,
+          );
           expect(rec?.decision.sandboxBlocked).toBe(true);
           expect(r).toMatchObject({ failed: true, failureMode: 'closed', outcome: { decision: 'deny' } });
         });
@@ -133,7 +173,12 @@ describe('bubblewrap runtime (real)', () => {
     expect(existsSync('/var/tmp/orca-bwrap-should-not-exist')).toBe(false);
     expect(existsSync(outside)).toBe(false);
     const [first, second] = t.runs();
-    expect({ a: first?.sandboxed, b: second?.sandboxed, err: second?.runtimeError, blocked: second?.decision.sandboxBlocked }).toEqual({
+    expect({
+      a: first?.sandboxed,
+      b: second?.sandboxed,
+      err: second?.runtimeError,
+      blocked: second?.decision.sandboxBlocked,
+    }).toEqual({
       a: true,
       b: true,
       err: 'exited with code 2',
@@ -143,8 +188,15 @@ describe('bubblewrap runtime (real)', () => {
 
   it.skipIf(!probe.ok)('no network by default', async () => {
     const root = tempDir();
-    const t = testRunner({ hooks: [], sandbox: createBwrapSandbox({ root }), baseEnv: { PATH: process.env.PATH ?? '' } });
-    await t.runner.run(hook({ dialect: 'orca', event: 'stop', command: 'cat >/dev/null; ip -o link show | wc -l', cwd: root }), { status: 'completed' });
+    const t = testRunner({
+      hooks: [],
+      sandbox: createBwrapSandbox({ root }),
+      baseEnv: { PATH: process.env.PATH ?? '' },
+    });
+    await t.runner.run(
+      hook({ dialect: 'orca', event: 'stop', command: 'cat >/dev/null; ip -o link show | wc -l', cwd: root }),
+      { status: 'completed' },
+    );
     expect(t.runs()[0]?.stdout.trim()).toBe('1');
   });
 
