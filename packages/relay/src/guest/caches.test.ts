@@ -40,7 +40,7 @@ describe('SupersedingQueue', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 200 }), (panes) => {
         const q = new SupersedingQueue<number>(50);
-        panes.forEach((p, seq) => q.push(String(p), 10, seq));
+        for (const [seq, p] of panes.entries()) q.push(String(p), 10, seq);
         const out: number[] = [];
         for (let v = q.shift(); v !== undefined; v = q.shift()) out.push(v);
         const sorted = [...out].sort((a, b) => a - b);
