@@ -48,7 +48,7 @@ describe('guest relay process (real child, temp HOME)', () => {
     { ORCA_AGENT_HOOK_PORT: '4711', ORCA_AGENT_HOOK_TOKEN: '' },
     { ORCA_AGENT_HOOK_PORT: '01', ORCA_AGENT_HOOK_TOKEN: 't' },
   ])('bad env %j → exit 1, no sentinel', async (env) => {
-    const r = await startRelay(env);
+    const r = await startRelay(env as Record<string, string>);
     let out = '';
     r.child.stdout.on('data', (b: Buffer) => {
       out += b.toString();
