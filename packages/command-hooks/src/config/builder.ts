@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { CanonicalEvent } from '../events.ts';
 import type { CommandHook, Dialect } from '../hook.ts';
 import { echoValue } from '../internal/text.ts';
-import { pointerSegment } from '../internal/zod-issues.ts';
+import { expectationOf, pointerSegment } from '../internal/zod-issues.ts';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from '../limits.ts';
 import { compileMatcher } from '../matchers.ts';
 import type { ConfigErrorCode, ConfigIssue, ConfigWarningCode } from './issues.ts';
@@ -69,7 +69,7 @@ export class ConfigBuilder {
       for (const key of issue.path) {
         got = typeof got === 'object' && got !== null ? (got as Record<PropertyKey, unknown>)[key] : undefined;
       }
-      const expected = issue.message.startsWith('expected') ? issue.message : `expected ${issue.message}`;
+      const expected = expectationOf(issue.message);
       const message =
         issue.code === 'unrecognized_keys'
           ? `${this.pointer(full) || '/'}: unknown key(s) ${issue.keys.join(', ')}`

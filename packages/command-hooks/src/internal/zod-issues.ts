@@ -15,6 +15,12 @@ export function pointerSegment(key: PropertyKey): string {
   return String(key).replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+/** zod's message reduced to "expected …" (its own "received …" is replaced by our echo). */
+export function expectationOf(message: string): string {
+  const text = message.replace(/^Invalid input:\s*/i, '').replace(/,\s*received .*$/i, '');
+  return text.toLowerCase().startsWith('expected') ? text : `expected ${text}`;
+}
+
 /** One zod issue as `{pointer, message}`: `"<pointer>: expected …, got <echo>"`. */
 export interface FormattedIssue {
   pointer: string;
@@ -33,7 +39,7 @@ export function formatZodIssues(error: z.ZodError, root: unknown, basePointer: s
     if (issue.code === 'unrecognized_keys') {
       return { pointer, path, message: `${pointer || '/'}: unknown key(s) ${issue.keys.join(', ')}` };
     }
-    const expected = issue.message.startsWith('expected') ? issue.message : `expected ${issue.message}`;
+    const expected = expectationOf(issue.message);
     return { pointer, path, message: `${pointer || '/'}: ${expected}, got ${echoValue(valueAt(root, path))}` };
   });
 }
