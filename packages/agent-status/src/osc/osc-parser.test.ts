@@ -157,3 +157,36 @@ describe('createOscStatusParser', () => {
     );
   });
 });
+
+describe('flat fast path', () => {
+  it('property: agrees with the zod schema on any object', async () => {
+    const { decodeFlatPayload, oscStatusPayloadSchema } = await import('./osc-payload.ts');
+    const value = fc.oneof(
+      fc.constantFrom('working', 'blocked', 'waiting', 'done', 'idle'),
+      fc.string({ maxLength: 200 }),
+      fc.boolean(),
+      fc.integer(),
+      fc.constant(null),
+      fc.constant(undefined),
+    );
+    const key = fc.constantFrom(
+      'state',
+      'prompt',
+      'agentType',
+      'model',
+      'toolName',
+      'toolInput',
+      'interrupted',
+      'other',
+      'subagents',
+    );
+    fc.assert(
+      fc.property(fc.dictionary(key, value), (obj) => {
+        const fast = decodeFlatPayload(obj);
+        const slow = oscStatusPayloadSchema.safeParse(obj);
+        if (fast !== undefined) expect(fast).toEqual(slow.success ? slow.data : null);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -36,8 +36,12 @@ export function createOscStatusParser(): OscStatusParser {
 
   function push(chunk: string): OscPushResult {
     if (carry === '' && !chunk.includes(ESC)) return { display: chunk, payloads: [] };
-    const text = carry + chunk;
+    const text = carry === '' ? chunk : carry + chunk;
     carry = '';
+    if (text.indexOf(OSC_STATUS_INTRODUCER) < 0) {
+      const keep = partialIntroducerAt(text, 0);
+      if (keep === text.length) return { display: text, payloads: [] };
+    }
     const payloads: OscStatusPayload[] = [];
     let display = '';
     let pos = 0;
@@ -82,8 +86,10 @@ export function createOscStatusParser(): OscStatusParser {
 /** Index where a trailing proper prefix of the introducer starts (text.length when none). */
 function partialIntroducerAt(text: string, from: number): number {
   const min = Math.max(from, text.length - OSC_STATUS_INTRODUCER.length + 1);
-  for (let i = min; i < text.length; i++) {
-    if (text.charCodeAt(i) === 0x1b && OSC_STATUS_INTRODUCER.startsWith(text.slice(i))) return i;
+  let i = text.indexOf(ESC, min);
+  while (i >= 0) {
+    if (OSC_STATUS_INTRODUCER.startsWith(text.slice(i))) return i;
+    i = text.indexOf(ESC, i + 1);
   }
   return text.length;
 }
@@ -94,14 +100,13 @@ type Terminator = { bodyEnd: number; next: number } | 'more' | 'overflow';
 // one character more (the `\` of `ESC \`), so the carry never exceeds introducer + limit + 1.
 function findTerminator(text: string, bodyStart: number): Terminator {
   const limit = bodyStart + OSC_MAX_FRAME_CHARS;
-  const scanEnd = Math.min(text.length, limit);
-  for (let i = bodyStart; i < scanEnd; i++) {
-    const c = text[i];
-    if (c === BEL) return { bodyEnd: i, next: i + 1 };
-    if (c === ESC) {
-      if (i + 1 >= text.length) return 'more';
-      if (text[i + 1] === '\\') return { bodyEnd: i, next: i + 2 };
-    }
+  const bel = text.indexOf(BEL, bodyStart);
+  let esc = text.indexOf(ESC, bodyStart);
+  while (esc >= 0 && esc < limit && (bel < 0 || esc < bel)) {
+    if (esc + 1 >= text.length) return 'more';
+    if (text.charCodeAt(esc + 1) === 0x5c) return { bodyEnd: esc, next: esc + 2 };
+    esc = text.indexOf(ESC, esc + 1);
   }
+  if (bel >= 0 && bel < limit) return { bodyEnd: bel, next: bel + 1 };
   return text.length < limit ? 'more' : 'overflow';
 }

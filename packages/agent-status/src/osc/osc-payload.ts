@@ -47,21 +47,62 @@ export function decodeOscPayload(body: string): OscStatusPayload | null {
   } catch {
     return null;
   }
-  return decodeOscPayloadValue(value);
+  // Why: every key and value takes at least one character, so a short body cannot hold too many tokens.
+  return decodeOscPayloadValue(value, body.length <= OSC_MAX_JSON_TOKENS);
 }
 
 /** Validate an already-parsed OSC payload value (token limit + schema); null when invalid. */
-export function decodeOscPayloadValue(value: unknown): OscStatusPayload | null {
-  if (countTokens(value) > OSC_MAX_JSON_TOKENS) return null;
+export function decodeOscPayloadValue(value: unknown, tokensKnownWithin = false): OscStatusPayload | null {
+  if (!tokensKnownWithin && countTokens(value) > OSC_MAX_JSON_TOKENS) return null;
+  const fast = decodeFlatPayload(value);
+  if (fast === null) return null;
+  if (fast !== undefined) return dropStrayInterrupted(fast);
   const parsed = oscStatusPayloadSchema.safeParse(value);
   if (!parsed.success) return null;
-  const payload = parsed.data;
-  // Why: `interrupted` only qualifies a finished turn; on any other state it is noise.
+  return dropStrayInterrupted(parsed.data);
+}
+
+// Why: `interrupted` only qualifies a finished turn; on any other state it is noise.
+function dropStrayInterrupted(payload: OscStatusPayload): OscStatusPayload {
   if (payload.interrupted !== undefined && payload.state !== 'done') {
     const { interrupted: _dropped, ...rest } = payload;
     return rest;
   }
   return payload;
+}
+
+const STATES: ReadonlySet<unknown> = new Set(['working', 'blocked', 'waiting', 'done']);
+const FLAT_STRING_CAPS: Readonly<Record<string, number>> = OSC_FIELD_CAPS;
+
+/**
+ * Fast path for the common frame — only `state`, capped string fields and `interrupted`: the same
+ * verdict as {@link oscStatusPayloadSchema} (a property test holds them equal) at a fraction of the
+ * cost. `undefined` = not a flat payload, ask the schema; `null` = invalid.
+ */
+export function decodeFlatPayload(value: unknown): OscStatusPayload | null | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const v = record[key];
+    if (v === undefined && key !== 'state') continue;
+    if (key === 'state') {
+      if (!STATES.has(v)) return null;
+      out.state = v;
+    } else if (key === 'interrupted') {
+      if (typeof v !== 'boolean') return null;
+      out.interrupted = v;
+    } else if (Object.hasOwn(FLAT_STRING_CAPS, key)) {
+      if (typeof v !== 'string' || v.length > (FLAT_STRING_CAPS[key] ?? 0)) return null;
+      out[key] = v;
+    } else if (key === 'subagents') {
+      return undefined;
+    }
+    // other keys: stripped, as the schema does
+  }
+  if (out.state === undefined) return null;
+  return out as OscStatusPayload;
 }
 
 // Why: a guard before JSON.parse so a hostile 64 KiB of `[` costs one linear pass, not a deep parse.

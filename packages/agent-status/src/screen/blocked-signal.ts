@@ -87,6 +87,7 @@ function lastMatch(re: RegExp, text: string, from = 0, to = text.length): { at: 
 function specificCandidates(lines: readonly WindowLine[], j: Joined): Candidate[] {
   const out: Candidate[] = [];
   const paired = (head: string, tail: (t: string) => boolean, reason: BlockedReason) => {
+    if (!j.text.includes(head)) return;
     const h = lastLine(lines, (t) => t.includes(head));
     if (h < 0) return;
     const e = lastLine(lines, tail, h);
@@ -104,7 +105,7 @@ function specificCandidates(lines: readonly WindowLine[], j: Joined): Candidate[
   paired('choose working directory to', pressEnter, 'codex-cwd-prompt');
   paired('codex just got an upgrade', pressEnter, 'codex-model-migration-prompt');
   paired('hooks need review', (t) => t.includes('press enter to confirm'), 'codex-hooks-review-prompt');
-  const trust = lastMatch(TRUST, j.text);
+  const trust = j.text.includes('trust') ? lastMatch(TRUST, j.text) : null;
   if (trust) {
     const rest = j.text.slice(trust.end, trust.end + KEYWORD_AFTER_CHARS);
     const obj = TRUST_OBJECT.exec(rest);
@@ -124,6 +125,7 @@ function specificCandidates(lines: readonly WindowLine[], j: Joined): Candidate[
 }
 
 function permissionCandidate(j: Joined): Candidate | null {
+  if (!j.text.includes('permission')) return null;
   const head = lastMatch(PERMISSION_HEAD, j.text);
   if (!head) return null;
   const limit = head.end + PERMISSION_CHOICES_WITHIN_CHARS;
@@ -146,6 +148,7 @@ function permissionCandidate(j: Joined): Candidate | null {
 }
 
 function genericCandidate(j: Joined, specific: readonly Candidate[]): Candidate | null {
+  if (!j.text.includes('enter')) return null;
   const phrase = lastMatch(PRESS_ENTER, j.text);
   if (!phrase) return null;
   const from = Math.max(0, phrase.at - KEYWORD_BEFORE_CHARS);
@@ -181,7 +184,11 @@ export function findBlockedSignal(input: MatchWindow | string | readonly string[
   const generic = genericCandidate(j, candidates);
   if (permission) candidates.push(permission);
   if (generic) candidates.push(generic);
-  for (const menu of [matchCursorApproval(lines), matchClaudePermissionMenu(lines)]) {
+  const menus = [
+    j.text.includes('run this command?') ? matchCursorApproval(lines) : null,
+    j.text.includes('do you want to') ? matchClaudePermissionMenu(lines) : null,
+  ];
+  for (const menu of menus) {
     if (menu) {
       candidates.push({ reason: 'agent-approval-prompt', index: menu.end, start: menu.start, rank: 3, from: 0, to: 0 });
     }

@@ -7,7 +7,10 @@ export interface WindowLine {
   text: string;
   /** Leading spaces/tabs before trimming, counted after any leading box-drawing characters. */
   indent: number;
-  /** Offset of the line's start in its source (string tail: index into it). */
+  /**
+   * Offset of the line's start in its source: string tail → index into it; array tail → negative
+   * distance from the tail's end; screen → row index.
+   */
   offset: number;
 }
 
@@ -18,19 +21,45 @@ export interface MatchWindow {
   from: 'screen' | 'tail' | 'none';
 }
 
-const EDGE = /^[\s\u2500-\u257f]+|[\s\u2500-\u257f]+$/g;
+const NEEDS_STRIP = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+function isBox(c: number): boolean {
+  return c >= 0x2500 && c <= 0x257f;
+}
+
+function isSpace(c: number): boolean {
+  return (
+    c === 0x20 || c === 0x09 || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x0b || c === 0x0c
+  );
+}
 
 /** Normalize one raw line (no newline inside); null when blank. */
 export function normalizeLine(raw: string, offset: number): WindowLine | null {
+  let end = raw.length;
+  while (end > 0 && raw.charCodeAt(end - 1) === 0x0d) end--;
   // Why: a lone CR returns the cursor to column 0 — what follows it is what the line shows now.
-  const trimmed = raw.replace(/\r+$/, '');
-  const cr = trimmed.lastIndexOf('\r');
-  let line = cr >= 0 ? trimmed.slice(cr + 1) : trimmed;
-  line = stripAnsi(line);
-  const lead = /^[ \t]*/.exec(line.replace(/^[\u2500-\u257f]+/, ''));
-  const text = line.replace(EDGE, '').toLowerCase();
-  if (text === '') return null;
-  return { text, indent: lead ? lead[0].length : 0, offset };
+  const cr = raw.lastIndexOf('\r', end - 1);
+  let line = raw.slice(cr >= 0 && cr < end ? cr + 1 : 0, end);
+  if (NEEDS_STRIP.test(line)) line = stripAnsi(line);
+  // Hand-written trims: an anchored `[…]+$` regex is quadratic on space-padded terminal rows.
+  let from = 0;
+  while (from < line.length && isBox(line.charCodeAt(from))) from++;
+  let lead = from;
+  while (lead < line.length && (line.charCodeAt(lead) === 0x20 || line.charCodeAt(lead) === 0x09)) lead++;
+  let start = from;
+  while (start < line.length) {
+    const c = line.charCodeAt(start);
+    if (!isBox(c) && !isSpace(c)) break;
+    start++;
+  }
+  let stop = line.length;
+  while (stop > start) {
+    const c = line.charCodeAt(stop - 1);
+    if (!isBox(c) && !isSpace(c)) break;
+    stop--;
+  }
+  if (stop <= start) return null;
+  return { text: line.slice(start, stop).toLowerCase(), indent: lead - from, offset };
 }
 
 /**
@@ -38,34 +67,36 @@ export function normalizeLine(raw: string, offset: number): WindowLine | null {
  * lines and `MATCH_WINDOW_CHARS` characters — never the whole tail.
  */
 export function windowFromTail(tail: string | readonly string[]): MatchWindow {
-  const pieces: { text: string; base: number }[] = [];
+  const lines: WindowLine[] = [];
+  // Collects the lines of `text` bottom-up; true once the window is full.
+  const collect = (text: string, base: number): boolean => {
+    let end = text.length;
+    for (;;) {
+      const nl = end > 0 ? text.lastIndexOf('\n', end - 1) : -1;
+      const line = normalizeLine(text.slice(nl + 1, end), base + nl + 1);
+      if (line) {
+        lines.push(line);
+        if (lines.length >= MATCH_WINDOW_LINES) return true;
+      }
+      if (nl < 0) return false;
+      end = nl;
+    }
+  };
   if (typeof tail === 'string') {
     const base = Math.max(0, tail.length - MATCH_WINDOW_CHARS);
-    pieces.push({ text: tail.slice(base), base });
+    collect(tail.slice(base), base);
   } else {
+    // Why: array tails are read from the end only (flat cost under any scrollback), so their
+    // offsets are negative distances from the tail's end — still increasing downwards.
     let budget = MATCH_WINDOW_CHARS;
-    let base = 0;
-    for (const piece of tail) base += typeof piece === 'string' ? piece.length : 0;
+    let end = 0;
     for (let i = tail.length - 1; i >= 0 && budget > 0; i--) {
       const piece = tail[i];
-      if (typeof piece !== 'string') continue;
-      base -= piece.length;
-      const take = piece.length > budget ? piece.slice(piece.length - budget) : piece;
-      pieces.unshift({ text: take, base: base + piece.length - take.length });
-      budget -= take.length;
-    }
-  }
-  const lines: WindowLine[] = [];
-  for (let p = pieces.length - 1; p >= 0 && lines.length < MATCH_WINDOW_LINES; p--) {
-    const piece = pieces[p];
-    if (!piece) continue;
-    let end = piece.text.length;
-    while (lines.length < MATCH_WINDOW_LINES) {
-      const nl = end > 0 ? piece.text.lastIndexOf('\n', end - 1) : -1;
-      const line = normalizeLine(piece.text.slice(nl + 1, end), piece.base + nl + 1);
-      if (line) lines.push(line);
-      if (nl < 0) break;
-      end = nl;
+      const text = typeof piece === 'string' ? piece : '';
+      const take = text.length > budget ? text.slice(text.length - budget) : text;
+      end -= take.length + 1;
+      budget -= take.length + 1; // the element boundary is a line break
+      if (collect(take, end)) break;
     }
   }
   lines.reverse();
@@ -90,7 +121,7 @@ export function windowFromScreen(screen: readonly string[]): MatchWindow {
 
 /** Does a rendered screen hold any non-blank row? */
 export function screenHasContent(screen: readonly string[] | undefined): boolean {
-  return screen?.some((row) => typeof row === 'string' && stripAnsi(row).trim() !== '') ?? false;
+  return screen?.some((row) => typeof row === 'string' && normalizeLine(row, 0) !== null) ?? false;
 }
 
 /**

@@ -1,13 +1,68 @@
-// CSI, OSC (BEL/ST-terminated or cut off), charset designators, then two-byte ESC sequences.
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\|$)|\x1b[()*+][0-~]|\x1b[ -/]*[0-~]|\x1b$/g;
-const C0_BUT_TAB = /[\x00-\x08\x0a-\x1f\x7f]/g;
-
 /**
  * Remove CSI/OSC/two-byte ESC sequences and C0 controls but TAB from one line of text.
+ * A linear scan (the hot path of every matcher): CSI `ESC [ … final`, OSC `ESC ] … BEL|ESC \`
+ * (or cut off at the end), charset designators `ESC ( X`, other `ESC <intermediates> final`.
  *
  * @example
  * stripAnsi('\x1b[31mred\x1b[0m'); // 'red'
  */
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '').replace(C0_BUT_TAB, '');
+  let out = '';
+  let runStart = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x7f) {
+      i++;
+      continue;
+    }
+    if (c === 0x09) {
+      i++;
+      continue;
+    }
+    out += text.slice(runStart, i);
+    i = c === 0x1b ? skipEscape(text, i) : i + 1;
+    runStart = i;
+  }
+  return runStart === 0 ? text : out + text.slice(runStart);
+}
+
+function skipEscape(text: string, at: number): number {
+  const n = text.length;
+  let i = at + 1;
+  if (i >= n) return n;
+  const kind = text.charCodeAt(i);
+  if (kind === 0x5b) {
+    // CSI: parameters 0x30–0x3F, intermediates 0x20–0x2F, one final 0x40–0x7E
+    i++;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x40 && c <= 0x7e) return i + 1;
+      if (c < 0x20 || c > 0x3f) return i; // malformed: drop the introducer only
+      i++;
+    }
+    return n;
+  }
+  if (kind === 0x5d) {
+    // OSC: until BEL or ESC \ (or the end of the line)
+    i++;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x07) return i + 1;
+      if (c === 0x1b) return text.charCodeAt(i + 1) === 0x5c ? i + 2 : i;
+      i++;
+    }
+    return n;
+  }
+  // nF / Fp / Fe / Fs: intermediates 0x20–0x2F then one final 0x30–0x7E
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x2f) {
+      i++;
+      continue;
+    }
+    return c >= 0x30 && c <= 0x7e ? i + 1 : i;
+  }
+  return n;
 }

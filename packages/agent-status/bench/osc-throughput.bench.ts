@@ -1,0 +1,38 @@
+import { compareInterleaved, reportBench } from '@orca/bench';
+import { createOscStatusParser } from '../src/osc/osc-parser.ts';
+
+// 16 MiB of ANSI-coloured output with a ~200-byte status frame every ~8 KiB, fed in 4 KiB chunks,
+// vs an indexOf('\x1b]9999;') scan of the same chunks. Ratio is time (ours / baseline):
+// ≤ 1.25 in time is ≥ 0.8× the baseline's throughput.
+const TOTAL = 16 * 1024 * 1024;
+const CHUNK = 4096;
+const line = '\x1b[38;5;110mcompiling\x1b[0m src/module/file.ts \x1b[2m(12 ms)\x1b[0m\r\n';
+const frame = `\x1b]9999;${JSON.stringify({ state: 'working', toolName: 'Bash', toolInput: 'npm run build -- --watch=false'.padEnd(110, ' ') })}\x07`;
+let stream = '';
+let sinceFrame = 0;
+while (stream.length < TOTAL) {
+  stream += line;
+  sinceFrame += line.length;
+  if (sinceFrame >= 8192) {
+    stream += frame;
+    sinceFrame = 0;
+  }
+}
+const chunks: string[] = [];
+for (let i = 0; i < stream.length; i += CHUNK) chunks.push(stream.slice(i, i + CHUNK));
+
+const c = await compareInterleaved(
+  () => {
+    const p = createOscStatusParser();
+    let n = 0;
+    for (const chunk of chunks) n += p.push(chunk).payloads.length;
+    return n + p.flush().length;
+  },
+  () => {
+    let n = 0;
+    for (const chunk of chunks) if (chunk.indexOf('\x1b]9999;') >= 0) n++;
+    return n;
+  },
+  { samples: 7, iterations: 1, warmup: 1 },
+);
+reportBench({ name: 'osc-throughput: parser vs indexOf scan, 16 MiB (time)', ...c, target: '<= 1.25', unit: 'ns' });
