@@ -255,7 +255,11 @@ export interface WslSpawnerOptions {
 export function mergeWslenv(existing: string | undefined, vars: readonly string[]): string {
   const parts = (existing ?? '').split(':').filter((p) => p !== '');
   const names = new Set(parts.map((p) => p.split('/')[0]));
-  for (const v of vars) if (!names.has(v)) parts.push(`${v}/u`);
+  for (const v of vars) {
+    if (names.has(v)) continue;
+    names.add(v);
+    parts.push(`${v}/u`);
+  }
   return parts.join(':');
 }
 
