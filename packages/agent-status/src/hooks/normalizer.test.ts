@@ -330,3 +330,18 @@ describe('property: arbitrary JSON never throws', () => {
     );
   });
 });
+
+describe('IGNORED_HOOK_EVENTS', () => {
+  it('lists every source, and every listed event really yields no row', async () => {
+    const { IGNORED_HOOK_EVENTS } = await import('./ignored-events.ts');
+    expect(Object.keys(IGNORED_HOOK_EVENTS).sort()).toEqual([...HOOK_SOURCES].sort());
+    const rows: string[] = [];
+    for (const source of HOOK_SOURCES) {
+      for (const event of IGNORED_HOOK_EVENTS[source]) {
+        const row = createHookNormalizer().normalize({ source, payload: { hook_event_name: event }, receivedAt: 1 });
+        if (row) rows.push(`${source}:${event}`);
+      }
+    }
+    expect(rows).toEqual([]);
+  });
+});
