@@ -45,3 +45,51 @@ export function runOrca(
     });
   });
 }
+
+/** A long-running `orca start` child. */
+export interface StartedHost {
+  readonly ready: { dataDir: string; pid: number; hookPort: number; socket: string };
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Spawns `orca --json --data-dir DIR start` and resolves once it printed its ready line. */
+export function startOrca(dataDir: string, extra: readonly string[] = []): Promise<StartedHost> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [TSX_CLI, '--conditions=orca-source', CLI_ENTRY, '--json', '--data-dir', dataDir, 'start', ...extra],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`orca start never became ready: ${stderr}`));
+    }, 30_000);
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const line = stdout.split('\n').find((l) => l.startsWith('{"ready"'));
+      if (!line) return;
+      clearTimeout(timer);
+      const { ready } = JSON.parse(line) as { ready: StartedHost['ready'] };
+      resolve({
+        ready,
+        stop: async () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      });
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`orca start exited ${code}: ${stderr}`));
+    });
+  });
+}

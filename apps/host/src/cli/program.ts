@@ -3,6 +3,7 @@ import { APP_VERSION, EXIT_OK, EXIT_USAGE } from '../constants.ts';
 import { formatDemoEvent, runDemo } from '../demo/run-demo.ts';
 import { installHooks } from '../hooks/install-hooks.ts';
 import { type CliIo, processIo, reportError, UsageError } from './output.ts';
+import { addRuntimeCommands } from './runtime-commands.ts';
 import { runStart } from './start.ts';
 
 /** Global options every command accepts. */
@@ -62,6 +63,8 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
     .action(async (o: { hookPort?: number; hookTransport?: 'raw-json-v1'; listen?: string }) => {
       state.exit = await runStart(io, globals(), o);
     });
+
+  addRuntimeCommands(program, io, state, globals);
 
   const hooks = program.command('hooks').description('managed agent hooks');
   hooks

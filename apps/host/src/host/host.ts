@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentWait, PaneVerdict } from '@orca/agent-status';
 import { acceptRelayed, createHookListener, type HookListener, type RelayedEvent } from '@orca/relay/listener';
+import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
 import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS, SHUTDOWN_PTY_GRACE_MS } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
 import { createHostCommandHooks, type HostCommandHooks } from '../hooks/command-hooks.ts';
 import type { PaneExit } from '../pane/pane-process.ts';
+import { startRuntimeServer } from '../rpc/runtime-server.ts';
+import type { RpcSocketServer } from '../rpc/socket-server.ts';
 import { type DataPaths, ensureDataDir } from '../runtime/data-dir.ts';
 import { acquireRuntimeFile, type RuntimeClaim } from '../runtime/runtime-file.ts';
 import { openStore, type Store, type StoredAgentWait } from '../store/store.ts';
@@ -14,9 +17,6 @@ import { createHostLogger, type HostLogger } from './logger.ts';
 import { livePaneView, type PaneView, storedPaneView } from './pane-view.ts';
 import { drainSpool } from './spool.ts';
 
-/** Runtime protocol version reported in `runtime.json` (the wire's, once the RPC lands). */
-const RUNTIME_PROTOCOL_VERSION_FALLBACK = 3;
-
 /** Options of {@link createHost}. */
 export interface HostOptions {
   readonly dataDir: string;
@@ -24,6 +24,10 @@ export interface HostOptions {
   readonly hookTransport?: 'raw-json-v1';
   readonly now?: () => number;
   readonly logger?: HostLogger;
+  /** Serve the runtime RPC on `runtime.sock` (default true). */
+  readonly serveRpc?: boolean;
+  /** Also serve RPC on 127.0.0.1:port behind a bearer token. */
+  readonly listen?: { port: number; token: string };
   /** Home whose user-level command hooks run (default the user's home). */
   readonly home?: string;
   /** Base environment of panes (default `process.env`); inherited `ORCA_*` keys are removed. */
@@ -61,6 +65,8 @@ export interface Host {
   readonly endpoint: HookEndpoint;
   readonly log: HostLogger;
   readonly commandHooks: HostCommandHooks;
+  /** Port of the TCP RPC listener, when `listen` was given. */
+  readonly rpcTcpPort: number | null;
   stop(): Promise<void>;
   createPane(opts: CreatePaneOptions): PaneView;
   listPanes(): PaneView[];
@@ -115,7 +121,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const claim: RuntimeClaim = acquireRuntimeFile(paths.runtimeJson, {
     pid: process.pid,
     socket: paths.socket,
-    protocolVersion: RUNTIME_PROTOCOL_VERSION_FALLBACK,
+    protocolVersion: RUNTIME_PROTOCOL_VERSION,
     appVersion: APP_VERSION,
     startedAt: now(),
   });
@@ -217,9 +223,11 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     endpoint,
     log,
     commandHooks,
+    rpcTcpPort: null,
     async stop() {
       if (stopping) return;
       stopping = true;
+      await rpcServer?.close();
       for (const pane of live.values()) pane.process.kill('SIGHUP');
       let grace: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
@@ -396,5 +404,18 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ingest,
     hookStats: () => listener.stats(),
   };
-  return host;
+  let rpcServer: RpcSocketServer | null = null;
+  if (opts.serveRpc !== false) {
+    try {
+      rpcServer = await startRuntimeServer(host, {
+        runtimeId: randomUUID(),
+        ...(opts.listen ? { tcp: opts.listen } : {}),
+      });
+    } catch (error) {
+      await host.stop();
+      throw error;
+    }
+    log.info({ socket: paths.socket, tcpPort: rpcServer.tcpPort }, 'runtime RPC listening');
+  }
+  return { ...host, rpcTcpPort: rpcServer?.tcpPort ?? null };
 }

@@ -1,0 +1,141 @@
+import type { Command } from 'commander';
+import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
+import type { PaneView } from '../host/pane-view.ts';
+import { connectRuntime, type RuntimeClient } from '../rpc/client.ts';
+import { resolveDataDir } from '../runtime/data-dir.ts';
+import { type CliIo, UsageError } from './output.ts';
+import type { GlobalOptions } from './program.ts';
+
+type Globals = () => GlobalOptions;
+
+async function withClient<T>(globals: Globals, fn: (client: RuntimeClient) => Promise<T>): Promise<T> {
+  const client = await connectRuntime(resolveDataDir({ flag: globals().dataDir }));
+  try {
+    return await fn(client);
+  } finally {
+    client.close();
+  }
+}
+
+function waitText(view: PaneView): string {
+  if (!('agentWait' in view)) return '-';
+  const w = view.agentWait;
+  if (w === null || w === undefined) return 'none';
+  return `${w.source}${w.reason ? `:${w.reason}` : ''}`;
+}
+
+/** One `orca ls` row. */
+export function formatPaneRow(v: PaneView): string {
+  const state = v.exited
+    ? `exited(${v.exited.cause}${v.exited.code !== null ? ` ${v.exited.code}` : ''})`
+    : String(v.status);
+  return [
+    v.handle,
+    state.padEnd(12),
+    (v.isRunningAgent ? 'agent' : '-').padEnd(6),
+    waitText(v).padEnd(30),
+    v.title ?? '',
+    v.cwd,
+    v.guest ?? '',
+  ].join('  ');
+}
+
+function parseTimeout(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout expects seconds > 0, got ${value}`);
+  return Math.round(seconds * 1000);
+}
+
+/** Registers the commands that talk to a running host over its runtime socket. */
+export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: number }, globals: Globals): void {
+  const json = (): boolean => globals().json === true;
+  const print = (value: unknown, human: string): void => io.out(json() ? JSON.stringify(value) : human);
+
+  program
+    .command('run')
+    .description('create a pane running CMD; prints its handle')
+    .option('--name <name>', 'pane name')
+    .option('--cwd <dir>', 'working directory (default the current one)')
+    .option('--guest <name>', 'run inside a guest')
+    .argument('<cmd...>', 'command and arguments (after --)')
+    .action(async (cmd: string[], o: { name?: string; cwd?: string; guest?: string }) => {
+      if (o.guest) throw new UsageError('--guest is not supported by this host yet (guests are not wired)');
+      const view = await withClient(globals, (c) =>
+        c.call<PaneView>('terminal.create', {
+          argv: cmd,
+          cwd: o.cwd ?? process.cwd(),
+          ...(o.name ? { name: o.name } : {}),
+        }),
+      );
+      print(view, view.handle);
+      state.exit = EXIT_OK;
+    });
+
+  const list = async (): Promise<void> => {
+    const { panes } = await withClient(globals, (c) => c.call<{ panes: PaneView[] }>('terminal.list'));
+    if (json()) io.out(JSON.stringify({ panes }));
+    else for (const p of panes) io.out(formatPaneRow(p));
+  };
+  program.command('ls').description('list panes').action(list);
+  program
+    .command('status')
+    .description('panes with title, status, agentWait, cwd, guest')
+    .option('--watch', 'keep printing verdict changes')
+    .action(async (o: { watch?: boolean }) => {
+      await list();
+      if (!o.watch) return;
+      await withClient(globals, (c) =>
+        c.stream('status.watch', undefined, (change) => {
+          const ch = change as { handle: string; at: number; verdict: PaneView };
+          print(ch, `${new Date(ch.at).toISOString()}  ${ch.handle}  ${ch.verdict.status}  ${waitText(ch.verdict)}`);
+        }),
+      );
+    });
+
+  const terminal = program.command('terminal').description('one pane');
+  terminal
+    .command('show')
+    .argument('<handle>')
+    .action(async (handle: string) => {
+      const view = await withClient(globals, (c) => c.call<PaneView>('terminal.show', { handle }));
+      print(view, `${formatPaneRow(view)}${view.tail ? `\n${view.tail}` : ''}`);
+    });
+  terminal
+    .command('send')
+    .argument('<handle>')
+    .argument('<text>')
+    .description('write raw input to the pane')
+    .action(async (handle: string, text: string) => {
+      const r = await withClient(globals, (c) => c.call<{ bytes: number }>('terminal.send', { handle, text }));
+      print(r, `sent ${r.bytes} bytes`);
+    });
+  terminal
+    .command('wait')
+    .argument('<handle>')
+    .requiredOption('--for <condition>', 'tui-idle | exit')
+    .option('--timeout <seconds>', 'give up after this long', parseTimeout)
+    .action(async (handle: string, o: { for: string; timeout?: number }) => {
+      if (o.for !== 'tui-idle' && o.for !== 'exit')
+        throw new UsageError(`--for expects tui-idle or exit, got ${o.for}`);
+      const r = await withClient(globals, (c) =>
+        c.stream<{ satisfied: boolean; blockedReason?: string }>(
+          'terminal.wait',
+          { handle, for: o.for, ...(o.timeout ? { timeoutMs: o.timeout } : {}) },
+          () => {},
+        ),
+      );
+      print(r, r.satisfied ? 'satisfied' : `not satisfied${r.blockedReason ? `: blocked (${r.blockedReason})` : ''}`);
+      state.exit = r.satisfied ? EXIT_OK : EXIT_REFUSED;
+    });
+
+  program
+    .command('dispatch')
+    .argument('<handle>')
+    .requiredOption('--inject <prompt>', 'prompt to inject (guarded: refused with zero bytes written)')
+    .action(async (handle: string, o: { inject: string }) => {
+      const r = await withClient(globals, (c) =>
+        c.call<{ bytes: number }>('terminal.dispatch', { handle, inject: o.inject }),
+      );
+      print(r, `injected ${r.bytes} bytes`);
+    });
+}

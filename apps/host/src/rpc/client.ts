@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { parseResponse, type RpcFailure } from '@orca/wire/rpc';
+import WebSocket from 'ws';
+import { CLIENT_CONNECT_TIMEOUT_MS } from '../constants.ts';
+import { HostError, type HostErrorCode } from '../errors.ts';
+import { dataPaths } from '../runtime/data-dir.ts';
+import { isPidAlive, readRuntimeInfo } from '../runtime/runtime-file.ts';
+
+/** A refused or failed RPC call; `code` is the wire code (`agent_prompt_blocked`, …). */
+export class RpcCallError extends HostError {
+  readonly rpcCode: string;
+  constructor(failure: RpcFailure) {
+    super(failure.error.code as HostErrorCode, failure.error.message, { data: failure.error.data });
+    this.rpcCode = failure.error.code;
+  }
+}
+
+/** A connection to a running host's runtime socket. */
+export interface RuntimeClient {
+  call<T = unknown>(method: string, params?: unknown): Promise<T>;
+  /** A streaming call: `onEvent` gets each event result; resolves with the final result. */
+  stream<T = unknown>(method: string, params: unknown, onEvent: (result: unknown) => void): Promise<T>;
+  /** The underlying socket (binary terminal-stream frames). */
+  readonly socket: WebSocket;
+  close(): void;
+}
+
+/**
+ * Connects to the host whose data directory is `dataDir` through `runtime.json` → `runtime.sock`.
+ * No host → `ORCA_HOST_NOT_RUNNING` naming the directory and what to do.
+ *
+ * @example
+ * const client = await connectRuntime('/home/me/.local/share/orca');
+ * const status = await client.call('status.get');
+ */
+export async function connectRuntime(dataDir: string): Promise<RuntimeClient> {
+  const info = readRuntimeInfo(dataPaths(dataDir).runtimeJson);
+  if (!info || !isPidAlive(info.pid)) {
+    throw new HostError('ORCA_HOST_NOT_RUNNING', `no host is running on ${dataDir}; start one with \`orca start\``);
+  }
+  const socket = new WebSocket(`ws+unix://${info.socket}:/`);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.terminate();
+      reject(
+        new HostError(
+          'ORCA_HOST_NOT_RUNNING',
+          `the host (pid ${info.pid}) did not accept a connection on ${info.socket}`,
+        ),
+      );
+    }, CLIENT_CONNECT_TIMEOUT_MS);
+    socket.once('open', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new HostError('ORCA_HOST_NOT_RUNNING', `cannot connect to ${info.socket}: ${error.message}`));
+    });
+  });
+  type Pending = { resolve(v: unknown): void; reject(e: unknown): void; onEvent?: (r: unknown) => void };
+  const pending = new Map<string, Pending>();
+  socket.on('message', (data, isBinary) => {
+    if (isBinary) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(String(data));
+    } catch {
+      return;
+    }
+    const parsed = parseResponse(json);
+    if (!parsed.ok || '_keepalive' in parsed.value) return;
+    const envelope = parsed.value;
+    const waiter = pending.get(envelope.id);
+    if (!waiter) return;
+    if (envelope.ok && envelope.streaming) {
+      waiter.onEvent?.(envelope.result);
+      return;
+    }
+    pending.delete(envelope.id);
+    if (envelope.ok) waiter.resolve(envelope.result);
+    else waiter.reject(new RpcCallError(envelope));
+  });
+  socket.on('close', () => {
+    for (const waiter of pending.values()) {
+      waiter.reject(new HostError('ORCA_HOST_NOT_RUNNING', 'the host closed the connection'));
+    }
+    pending.clear();
+  });
+  const send = <T>(method: string, params: unknown, onEvent?: (r: unknown) => void): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const id = randomUUID();
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onEvent ? { onEvent } : {}) });
+      socket.send(JSON.stringify({ id, method, ...(params === undefined ? {} : { params }) }));
+    });
+  return {
+    call: (method, params) => send(method, params),
+    stream: (method, params, onEvent) => send(method, params, onEvent),
+    socket,
+    close: () => socket.close(),
+  };
+}

@@ -1,0 +1,99 @@
+import {
+  MIN_COMPATIBLE_RUNTIME_CLIENT_VERSION,
+  RUNTIME_PROTOCOL_VERSION,
+  type StatusGetResult,
+} from '@orca/wire/compat';
+import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
+import { z } from 'zod';
+import { APP_VERSION } from '../constants.ts';
+import type { Host } from '../host/host.ts';
+
+/** Capabilities this host reports in `status.get` (`area.feature.vN`). */
+export const HOST_CAPABILITIES = [
+  'terminal.create.v1',
+  'terminal.show.v1',
+  'terminal.send.v1',
+  'terminal.dispatch.v1',
+  'terminal.wait.v1',
+  'terminal.multiplex.v1',
+  'agent.status.v1',
+  'status.watch.v1',
+] as const;
+
+/** The `status.get` result of this host. */
+export function statusGetResult(): StatusGetResult {
+  return {
+    runtimeProtocolVersion: RUNTIME_PROTOCOL_VERSION,
+    minCompatibleRuntimeClientVersion: MIN_COMPATIBLE_RUNTIME_CLIENT_VERSION,
+    appVersion: APP_VERSION,
+    capabilities: [...HOST_CAPABILITIES],
+  };
+}
+
+const handle = z.string().min(1).max(200);
+
+/**
+ * The runtime RPC methods over the host. Handlers only translate to host calls; refusals keep
+ * their wire codes (passed through by the dispatcher).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous method list needs each entry's own params type.
+export function runtimeMethods(host: Host): MethodDefinition<any>[] {
+  return [
+    defineMethod({ name: 'status.get', params: null, handler: () => statusGetResult() }),
+    defineMethod({
+      name: 'terminal.create',
+      params: z.object({
+        argv: z.array(z.string()).min(1),
+        cwd: z.string().min(1).optional(),
+        name: z.string().max(200).optional(),
+        env: z.record(z.string(), z.string()).optional(),
+      }),
+      handler: (p) =>
+        host.createPane({
+          argv: p.argv,
+          ...(p.cwd ? { cwd: p.cwd } : {}),
+          ...(p.name ? { name: p.name } : {}),
+          ...(p.env ? { env: p.env } : {}),
+        }),
+    }),
+    defineMethod({ name: 'terminal.list', params: null, handler: () => ({ panes: host.listPanes() }) }),
+    defineMethod({ name: 'terminal.show', params: z.object({ handle }), handler: (p) => host.showPane(p.handle) }),
+    defineMethod({
+      name: 'terminal.send',
+      params: z.object({ handle, text: z.string() }),
+      handler: (p) => ({ bytes: host.send(p.handle, p.text) }),
+    }),
+    defineMethod({
+      name: 'terminal.dispatch',
+      params: z.object({ handle, inject: z.string().min(1) }),
+      handler: (p) => host.dispatchInject(p.handle, p.inject),
+    }),
+    defineMethod({
+      name: 'terminal.wait',
+      params: z.object({
+        handle,
+        for: z.enum(['tui-idle', 'exit']),
+        timeoutMs: z.number().int().positive().optional(),
+      }),
+      streaming: true,
+      handler: (p) => host.wait(p.handle, p.for, p.timeoutMs),
+    }),
+    defineMethod({
+      name: 'status.watch',
+      params: null,
+      streaming: true,
+      handler: (_p, ctx) =>
+        new Promise<null>((resolve) => {
+          const off = host.onVerdict((change) => ctx.emit(change));
+          ctx.signal.addEventListener(
+            'abort',
+            () => {
+              off();
+              resolve(null);
+            },
+            { once: true },
+          );
+        }),
+    }),
+  ];
+}

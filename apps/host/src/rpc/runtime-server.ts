@@ -1,0 +1,127 @@
+import { createDispatcher, type Dispatcher, defineMethod, parseRequest } from '@orca/wire/rpc';
+import { createTerminalHost, type TerminalBackend, type TerminalHost } from '@orca/wire/terminal-stream';
+import { z } from 'zod';
+import type { Host } from '../host/host.ts';
+import { runtimeMethods } from './methods.ts';
+import { type RpcConnection, type RpcSocketServer, startRpcSocketServer } from './socket-server.ts';
+
+/** Builds the terminal backend of `terminal.multiplex` over the host's live panes. */
+export function paneTerminalBackend(host: Host): TerminalBackend {
+  return {
+    open(handle) {
+      let pane: ReturnType<Host['livePane']>;
+      try {
+        pane = host.livePane(handle);
+      } catch {
+        return null;
+      }
+      return {
+        get cols() {
+          return pane.screen.cols;
+        },
+        get rows() {
+          return pane.screen.rows;
+        },
+        write(data) {
+          if (pane.exit) return false;
+          pane.write(data);
+          return true;
+        },
+        resize(cols, rows) {
+          pane.resize(cols, rows);
+        },
+        serialize({ scrollbackRows }) {
+          return {
+            data: pane.screen.serialize(scrollbackRows + pane.screen.rows),
+            cols: pane.screen.cols,
+            rows: pane.screen.rows,
+          };
+        },
+        onOutput: (listener) => pane.onOutput(listener),
+      };
+    },
+  };
+}
+
+/**
+ * Serves the runtime RPC and `terminal.multiplex` over WebSocket on the host's `runtime.sock`
+ * (and optionally TCP with a bearer token): text messages are RPC envelopes dispatched by
+ * `@orca/wire/rpc`, binary messages are terminal-stream frames for `@orca/wire/terminal-stream`.
+ *
+ * @example
+ * const server = await startRuntimeServer(host);
+ */
+export async function startRuntimeServer(
+  host: Host,
+  opts: { runtimeId: string; tcp?: { port: number; token: string } },
+): Promise<RpcSocketServer> {
+  const backend = paneTerminalBackend(host);
+  const terminalHosts = new WeakMap<RpcConnection, TerminalHost>();
+  const baseMethods = runtimeMethods(host);
+  const multiplexFor = (conn: RpcConnection) =>
+    defineMethod({
+      name: 'terminal.multiplex',
+      params: z.object({}),
+      streaming: true,
+      handler: (_p, ctx) =>
+        new Promise<null>((resolve) => {
+          const terminal = createTerminalHost({
+            backend,
+            send: (bytes) => conn.sendBinary(bytes),
+            emit: (event) => ctx.emit(event),
+          });
+          terminalHosts.set(conn, terminal);
+          ctx.emit({ type: 'ready' });
+          ctx.signal.addEventListener(
+            'abort',
+            () => {
+              terminal.close();
+              terminalHosts.delete(conn);
+              resolve(null);
+            },
+            { once: true },
+          );
+        }),
+    });
+  const streamingMethods = new Set([
+    ...baseMethods.filter((m) => m.streaming).map((m) => m.name),
+    'terminal.multiplex',
+  ]);
+  // Why: terminal.multiplex binds the connection's binary side, so each connection gets its own dispatcher.
+  const dispatchers = new WeakMap<RpcConnection, Dispatcher>();
+  const dispatcherFor = (conn: RpcConnection): Dispatcher => {
+    let dispatcher = dispatchers.get(conn);
+    if (!dispatcher) {
+      dispatcher = createDispatcher({ runtimeId: opts.runtimeId, methods: [...baseMethods, multiplexFor(conn)] });
+      dispatchers.set(conn, dispatcher);
+    }
+    return dispatcher;
+  };
+  return startRpcSocketServer({
+    socketPath: host.paths.socket,
+    ...(opts.tcp ? { tcp: opts.tcp } : {}),
+    handlers: {
+      onText(conn, text) {
+        let mode: 'unary' | 'streaming' = 'unary';
+        try {
+          const parsed = parseRequest(JSON.parse(text));
+          if (parsed.ok && streamingMethods.has(parsed.value.method)) mode = 'streaming';
+        } catch {
+          // the dispatcher answers bad JSON itself
+        }
+        const controller = new AbortController();
+        conn.onClose(() => controller.abort());
+        void dispatcherFor(conn)
+          .dispatch(text, {
+            mode,
+            signal: controller.signal,
+            onEvent: (event) => conn.sendText(JSON.stringify(event)),
+          })
+          .then((final) => conn.sendText(JSON.stringify(final)));
+      },
+      onBinary(conn, bytes) {
+        terminalHosts.get(conn)?.receive(bytes);
+      },
+    },
+  });
+}

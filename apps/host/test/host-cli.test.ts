@@ -1,0 +1,102 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
+import type { PaneView } from '../src/host/pane-view.ts';
+import { connectRuntime } from '../src/rpc/client.ts';
+import { runOrca, startOrca } from './cli-process.ts';
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 150): Promise<T> {
+  for (let i = 0; i < tries; i += 1) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('orca start + the runtime RPC (real CLI processes, real PTY, generated hooks, real curl)', () => {
+  it('hook → verdict in terminal show; injection refused at the menu with zero bytes; tui-idle; restart keeps rows', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-e2e-'));
+    const dataDir = join(root, 'data');
+    const home = join(root, 'home');
+    const echoLog = join(root, 'input.log');
+    writeFileSync(echoLog, '');
+    const orca = (...args: string[]) => runOrca(['--json', '--data-dir', dataDir, ...args]);
+
+    expect((await runOrca(['--json', 'hooks', 'install', '--home', home, '--agents', 'claude'])).code).toBe(0);
+    const notRunning = await orca('ls');
+    expect(notRunning.code).toBe(1);
+    expect(JSON.parse(notRunning.stdout)).toMatchObject({ error: { code: 'ORCA_HOST_NOT_RUNNING' } });
+
+    const host = await startOrca(dataDir);
+    const second = await runOrca(['--data-dir', dataDir, 'start']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`pid ${host.ready.pid}`);
+
+    const created = await orca(
+      'run',
+      '--cwd',
+      home,
+      '--',
+      'env',
+      `HOME=${home}`,
+      `ORCA_DEMO_ECHO_LOG=${echoLog}`,
+      process.execPath,
+      demoAgentPath(),
+    );
+    expect(created.code).toBe(0);
+    const handle = (JSON.parse(created.stdout) as PaneView).handle;
+    // Polling goes through the same runtime socket in-process (a CLI spawn per poll is slow); the
+    // CLI's own `terminal show` is checked once below.
+    let client = await connectRuntime(dataDir);
+    const show = () => client.call<PaneView>('terminal.show', { handle });
+
+    // SessionStart fired by the generated script through curl → an idle agent.
+    const idle = await until('idle agent', async () => {
+      const v = await show();
+      return v.status === 'idle' && v.isRunningAgent ? v : undefined;
+    });
+    expect(idle).toMatchObject({ handle, status: 'idle', isRunningAgent: true, agentWait: null });
+    const shown = await orca('terminal', 'show', handle);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ handle, status: 'idle', isRunningAgent: true, agentWait: null });
+    await until('composer', async () => ((await show()).tail?.includes('\u276f') ? true : undefined));
+
+    const idleWait = await orca('terminal', 'wait', handle, '--for', 'tui-idle', '--timeout', '20');
+    expect(idleWait.code).toBe(0);
+    expect(JSON.parse(idleWait.stdout)).toEqual({ satisfied: true });
+
+    const injected = await orca('dispatch', handle, '--inject', 'run the tests');
+    expect(injected.code).toBe(0);
+    await until('approval menu', async () => ((await show()).status === 'permission' ? true : undefined));
+    const before = readFileSync(echoLog, 'utf8');
+    const refused = await orca('dispatch', handle, '--inject', 'sneak this in');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'agent_prompt_blocked', refused: true } });
+    expect(readFileSync(echoLog, 'utf8')).toBe(before);
+    const blocked = await orca('terminal', 'wait', handle, '--for', 'tui-idle', '--timeout', '20');
+    expect(blocked.code).toBe(1);
+    expect(JSON.parse(blocked.stdout)).toEqual({ satisfied: false, blockedReason: 'agent-approval-prompt' });
+
+    expect((await orca('terminal', 'send', handle, 'y')).code).toBe(0);
+    await until('idle after the turn', async () => {
+      const v = await show();
+      return v.status === 'idle' && !v.tail?.includes('Do you want to proceed?') ? true : undefined;
+    });
+
+    client.close();
+    expect(await host.stop()).toBe(0);
+    const restarted = await startOrca(dataDir);
+    client = await connectRuntime(dataDir);
+    try {
+      const after = await show();
+      expect(after).toMatchObject({ handle, status: 'idle', agentWait: null, exited: { cause: 'host-restart' } });
+      const endpoint = readFileSync(join(dataDir, 'agent-hooks', 'endpoint.env'), 'utf8');
+      expect(endpoint).toContain(`ORCA_AGENT_HOOK_PORT=${restarted.ready.hookPort}\n`);
+    } finally {
+      client.close();
+      expect(await restarted.stop()).toBe(0);
+    }
+  }, 180_000);
+});
