@@ -88,7 +88,7 @@ describe.each(availableShells().map((s) => [s.name, s] as const))(
         'ORCA_AGENT_HOOK_PORT=1\r\nset ORCA_AGENT_HOOK_TOKEN=t\r\n',
         'ORCA_AGENT_HOOK_PORT=1\nORCA_AGENT_HOOK_TOKEN=t',
       );
-      files.forEach((text, i) => writeFileSync(join(dir, `f${i}`), text));
+      for (const [i, text] of files.entries()) writeFileSync(join(dir, `f${i}`), text);
       const driver = `${parseEndpointFunction(true)}
 for f in "$@"; do
   if orca_parse_endpoint "$f"; then printf '%s|%s|%s|%s|%s\\n' "$orca_ep_port" "$orca_ep_token" "$orca_ep_env" "$orca_ep_version" "$orca_ep_transport"; else echo NULL; fi

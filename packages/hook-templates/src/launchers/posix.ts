@@ -10,13 +10,13 @@ import { assertSafePath, type LauncherSpec } from './spec.ts';
  */
 export function quoteLauncherPath(path: string): string {
   assertSafePath(path);
-  return `'${path.replaceAll("'", `'\\''`).replaceAll('$', `'"\\$"'`)}'`;
+  return `'${path.replaceAll("'", `'\\''`).replaceAll('$', `'"\\$"'`).replaceAll('`', `'"\\\`"'`)}'`;
 }
 
 function quoteValue(value: string): string {
   if (/[\0\r\n]/.test(value))
     throw new HookTemplatesError('ORCA_HOOKS_UNSAFE_PATH', 'launcher env value contains NUL or a newline');
-  return `'${value.replaceAll("'", `'\\''`).replaceAll('$', `'"\\$"'`)}'`;
+  return `'${value.replaceAll("'", `'\\''`).replaceAll('$', `'"\\$"'`).replaceAll('`', `'"\\\`"'`)}'`;
 }
 
 /** `K='v' ` prefixes for the script's own environment. */
@@ -73,7 +73,7 @@ export interface RuntimeHomeOptions {
 
 /**
  * Claude/OpenClaude launcher relative to the runtime `$HOME`: under Git Bash/Cygwin
- * (`OSTYPE` msys*, cygwin*, win32*) runs `<base>.cmd` directly (or through encoded PowerShell when
+ * (`uname -s` MINGW*, MSYS*, CYGWIN*; the spec's `OSTYPE` is bash-only) runs `<base>.cmd` directly (or through encoded PowerShell when
  * HOME has cmd metacharacters); elsewhere a guarded `/bin/sh "$HOME/.orca/agent-hooks/<base>.sh"`.
  */
 export function runtimeHome(opts: RuntimeHomeOptions): string {
@@ -95,7 +95,8 @@ export function runtimeHome(opts: RuntimeHomeOptions): string {
     opts.fallbackStdout,
     opts.systemRoot,
   );
-  const windows = `if [ -n "\${HOME-}" ] && [ -f ${cmd} ]; then case \${HOME-} in *[\\&^\\(\\)\\;,=%!]*) ${ps} ;; *) ${cmd} ;; esac; else ${print}if ${guard}; then ${POSIX_LAUNCHER_DRAIN}; fi; fi`;
+  const windows = `if [ -n "\${HOME-}" ] && [ -f ${cmd} ]; then case \${HOME-} in *[\\&^\\(\\)\\;,=%!]*) ${ps} ;; *) ${cmd} ;; esac; else ${print || ': ; '}if ${guard}; then ${POSIX_LAUNCHER_DRAIN}; fi; fi`;
   const posix = `if [ -n "\${HOME-}" ] && [ -f ${sh} ] && [ -r ${sh} ] && [ -x ${sh} ]; then /bin/sh ${sh}; else ${print}${POSIX_LAUNCHER_DRAIN}; fi`;
-  return `case \${OSTYPE-} in msys*|cygwin*|win32*) ${windows} ;; *) ${posix} ;; esac`;
+  // Why: OSTYPE is a bash-only variable (SC3028); `uname -s` answers the same question in any sh.
+  return `case $(uname -s 2>/dev/null) in MINGW*|MSYS*|CYGWIN*) ${windows} ;; *) ${posix} ;; esac`;
 }

@@ -11,7 +11,7 @@ import type { VerifyIo, VerifyRun } from './io.ts';
 /** Shells `verify` knows, in order; absent ones are skipped. */
 export const VERIFY_SHELLS: Readonly<Record<string, readonly string[]>> = {
   dash: ['dash'],
-  bash: ['bash'],
+  bash: ['bash', '--norc'],
   busybox: ['busybox', 'sh'],
   zsh: ['zsh', '--emulate', 'sh'],
   mksh: ['mksh'],

@@ -8,7 +8,7 @@ export interface Shell {
 
 const CANDIDATES: readonly Shell[] = [
   { name: 'dash', argv: ['dash'] },
-  { name: 'bash', argv: ['bash', '--posix'] },
+  { name: 'bash', argv: ['bash', '--norc', '--posix'] },
   { name: 'busybox', argv: ['busybox', 'sh'] },
   { name: 'zsh', argv: ['zsh', '--emulate', 'sh'] },
   { name: 'mksh', argv: ['mksh'] },
