@@ -13,11 +13,13 @@ export interface RelayReject {
   length: number;
 }
 
-/** What one `push` produced. */
+/** What one `push` produced (read-only: an empty result is shared). */
 export interface RelayDecodeResult {
-  frames: RelayFrame[];
-  rejects: RelayReject[];
+  readonly frames: readonly RelayFrame[];
+  readonly rejects: readonly RelayReject[];
 }
+
+const NOTHING: RelayDecodeResult = Object.freeze({ frames: Object.freeze([]), rejects: Object.freeze([]) });
 
 interface Segment {
   bytes: Uint8Array;
@@ -55,7 +57,6 @@ export class RelayFrameDecoder {
 
   /** Feeds transport bytes; returns every frame completed and every frame rejected. */
   push(chunk: Uint8Array): RelayDecodeResult {
-    const result: RelayDecodeResult = { frames: [], rejects: [] };
     let input = chunk;
     if (this.#skipRemaining > 0) {
       const skip = Math.min(this.#skipRemaining, input.byteLength);
@@ -63,9 +64,15 @@ export class RelayFrameDecoder {
       input = input.subarray(skip);
     }
     if (input.byteLength > 0) this.#append(input);
+    // Why: most small pushes complete nothing; skip allocating a result for them.
+    if (this.#skipRemaining === 0 && this.#buffered < this.#needed) return NOTHING;
+    const result = { frames: [] as RelayFrame[], rejects: [] as RelayReject[] };
     this.#drain(result);
-    return result;
+    return result.frames.length === 0 && result.rejects.length === 0 ? NOTHING : result;
   }
+
+  /** Bytes needed before the next frame can complete (header, then header + payload). */
+  #needed: number = RELAY_LIMITS.headerBytes;
 
   #append(chunk: Uint8Array): void {
     this.#buffered += chunk.byteLength;
@@ -75,7 +82,11 @@ export class RelayFrameDecoder {
     }
     const last = this.#segments[this.#segments.length - 1];
     if (last?.owned && last.bytes.byteLength - last.end >= chunk.byteLength) {
-      last.bytes.set(chunk, last.end);
+      if (chunk.byteLength < 16) {
+        for (let i = 0; i < chunk.byteLength; i++) last.bytes[last.end + i] = chunk[i] ?? 0;
+      } else {
+        last.bytes.set(chunk, last.end);
+      }
       last.end += chunk.byteLength;
       return;
     }
@@ -84,13 +95,14 @@ export class RelayFrameDecoder {
     this.#segments.push({ bytes: block, start: 0, end: chunk.byteLength, owned: true });
   }
 
-  #drain(result: RelayDecodeResult): void {
+  #drain(result: { frames: RelayFrame[]; rejects: RelayReject[] }): void {
     for (;;) {
       if (this.#skipRemaining > 0) {
         const skipped = this.#discard(this.#skipRemaining);
         this.#skipRemaining -= skipped;
         if (this.#skipRemaining > 0) return;
       }
+      this.#needed = RELAY_LIMITS.headerBytes;
       if (this.#buffered < RELAY_LIMITS.headerBytes) return;
       const header = this.#peek(RELAY_LIMITS.headerBytes);
       const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
@@ -106,7 +118,10 @@ export class RelayFrameDecoder {
         this.#skipRemaining = length;
         continue;
       }
-      if (this.#buffered < RELAY_LIMITS.headerBytes + length) return;
+      if (this.#buffered < RELAY_LIMITS.headerBytes + length) {
+        this.#needed = RELAY_LIMITS.headerBytes + length;
+        return;
+      }
       this.#discard(RELAY_LIMITS.headerBytes);
       const payload = this.#take(length);
       result.frames.push({ type, seq, ack, payload });

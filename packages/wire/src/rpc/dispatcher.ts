@@ -146,8 +146,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         runtimeId,
       );
     }
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(dispatchOptions.signal?.reason);
+    // Why: most handlers never read their signal; an AbortController per call is measurable.
+    let controller: AbortController | undefined;
+    const ensureController = (): AbortController => {
+      if (!controller) {
+        controller = new AbortController();
+        if (dispatchOptions.signal?.aborted) controller.abort(dispatchOptions.signal.reason);
+      }
+      return controller;
+    };
+    const onAbort = () => ensureController().abort(dispatchOptions.signal?.reason);
     dispatchOptions.signal?.addEventListener('abort', onAbort, { once: true });
     let keepalive: unknown;
     const scheduleKeepalive = () => {
@@ -162,7 +170,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
     try {
       const result = await def.handler(input, {
-        signal: controller.signal,
+        get signal() {
+          return ensureController().signal;
+        },
         emit: (r) => {
           if (streaming) dispatchOptions.onEvent?.(streamEvent(id, r, runtimeId));
         },

@@ -92,18 +92,23 @@ const KeepaliveSchema = z.object({ _keepalive: z.literal(true) });
 
 /** Parses a response envelope (unknown keys stripped). Never throws. */
 export function parseResponse(value: unknown): { ok: true; value: RpcResponse } | { ok: false; reason: string } {
-  const k = KeepaliveSchema.safeParse(value);
-  if (k.success) return { ok: true, value: KEEPALIVE };
-  const s = SuccessSchema.safeParse(value);
-  if (s.success) {
+  if (typeof value !== 'object' || value === null) return { ok: false, reason: 'not an RPC response envelope' };
+  // Why: pick the one schema the shape can match; a failed zod parse builds a costly error.
+  const probe = value as { _keepalive?: unknown; ok?: unknown };
+  if (probe._keepalive === true)
+    return KeepaliveSchema.safeParse(value).success
+      ? { ok: true, value: KEEPALIVE }
+      : { ok: false, reason: 'bad keepalive' };
+  const s = probe.ok === true ? SuccessSchema.safeParse(value) : undefined;
+  if (s?.success) {
     const { streaming, ...rest } = s.data;
     return {
       ok: true,
       value: streaming ? { ...rest, result: s.data.result, streaming } : { ...rest, result: s.data.result },
     };
   }
-  const f = FailureSchema.safeParse(value);
-  if (f.success) {
+  const f = probe.ok === false ? FailureSchema.safeParse(value) : undefined;
+  if (f?.success) {
     const error: RpcFailure['error'] = { code: f.data.error.code, message: f.data.error.message };
     if (Object.hasOwn(f.data.error, 'data') && f.data.error.data !== undefined) error.data = f.data.error.data;
     const out: RpcFailure = { id: f.data.id, ok: false, error };
