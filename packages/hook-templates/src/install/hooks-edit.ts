@@ -35,6 +35,7 @@ export function sweepAndAppend(
   only?: ReadonlySet<string>,
 ): JsonObject {
   const out: JsonObject = {};
+  const emptied = new Set<string>();
   for (const [event, value] of Object.entries(container)) {
     if (!Array.isArray(value) || (only !== undefined && !only.has(event))) {
       out[event] = value;
@@ -47,12 +48,18 @@ export function sweepAndAppend(
       removed ||= r.removed;
       if (r.entry !== null) kept.push(r.entry);
     }
-    if (kept.length > 0 || !removed) out[event] = kept;
+    out[event] = kept;
+    if (kept.length === 0 && removed) emptied.add(event);
   }
   for (const [event, entries] of Object.entries(ours)) {
     if (entries.length === 0) continue;
     const existing = out[event];
     out[event] = Array.isArray(existing) ? [...existing, ...entries] : [...entries];
+  }
+  // Why: a key emptied by the sweep keeps its position while ours refill it; otherwise it goes.
+  for (const event of emptied) {
+    const v = out[event];
+    if (Array.isArray(v) && v.length === 0) delete out[event];
   }
   return out;
 }
