@@ -20,6 +20,8 @@ export interface GuestRelayOptions {
   clock?: RelayClock;
   /** Home directory (default `env.HOME`, else `os.homedir()`). */
   home?: string;
+  /** Queued bytes before superseding (default `GUEST_EVENT_QUEUE_SUPERSEDE_BYTES`; tests lower it). */
+  queueSupersedeBytes?: number;
 }
 
 /** Counters of a running guest relay. */
@@ -63,7 +65,7 @@ export function runGuestRelay(options: GuestRelayOptions): GuestRelay {
   const debug = env.ORCA_RELAY_DEBUG === '1';
   const counters = { published: 0, replayed: 0 };
   let listenerStats = (): { accepted: number; dropped: number } => ({ accepted: 0, dropped: 0 });
-  const queue = new SupersedingQueue<WireHookEvent>();
+  const queue = new SupersedingQueue<WireHookEvent>(options.queueSupersedeBytes);
   const stats = (): GuestRelayStats => ({ ...listenerStats(), ...counters, superseded: queue.superseded });
 
   const portRaw = env.ORCA_AGENT_HOOK_PORT ?? '';

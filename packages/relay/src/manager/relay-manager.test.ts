@@ -416,7 +416,7 @@ describe('relay manager with runGuestRelay on in-memory pipes', () => {
     const guestPort = String(await freePort());
     const relays: ReturnType<typeof runGuestRelay>[] = [];
     let port = 0;
-    const spawn: SpawnFn = (file, args, options) => {
+    const spawn: SpawnFn = (_file, _args, options) => {
       const stdin = new PassThrough();
       const stdout = new PassThrough();
       const stderr = new PassThrough();

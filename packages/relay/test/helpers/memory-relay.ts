@@ -7,7 +7,14 @@ import { type GuestRelay, runGuestRelay } from '../../src/guest/run-guest-relay.
 import { attachHost, type HostLink } from './host-link.ts';
 
 /** A guest relay on in-memory pipes with a host channel attached (tests only). */
-export async function memoryRelay(opts: { highWaterMark?: number; env?: Record<string, string> } = {}): Promise<{
+export async function memoryRelay(
+  opts: {
+    highWaterMark?: number;
+    env?: Record<string, string>;
+    queueSupersedeBytes?: number;
+    onHook?: (p: unknown) => void;
+  } = {},
+): Promise<{
   relay: GuestRelay;
   link: HostLink;
   stdin: PassThrough;
@@ -28,8 +35,9 @@ export async function memoryRelay(opts: { highWaterMark?: number; env?: Record<s
     stdout,
     stderr,
     home,
+    ...(opts.queueSupersedeBytes === undefined ? {} : { queueSupersedeBytes: opts.queueSupersedeBytes }),
   });
-  const link = attachHost(stdout, stdin);
+  const link = attachHost(stdout, stdin, opts.onHook);
   await link.sentinel;
   const info = (await link.channel.request('guestfs.home')) as { boundPort: number };
   return { relay, link, stdin, stdout, home, port: info.boundPort, token };

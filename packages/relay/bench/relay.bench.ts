@@ -1,0 +1,192 @@
+// Relay path (POST → guest listener → relay → host ingest) vs direct (POST → host listener):
+// added latency (p50/p99), throughput with 16 clients, guest idle CPU, spawns per event.
+// The relay runs in a netns holder when the kernel allows it, else in this namespace on a fallback port.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reportBench } from '@orca/bench';
+import { buildGuestBundle } from '../scripts/build-guest-bundle.mjs';
+import { guestBundle } from '../src/guest/bundle.ts';
+import { createHookListener } from '../src/listener/hook-listener.ts';
+import type { HookEvent } from '../src/listener/types.ts';
+import { type NetnsHolder, netnsSupport, startNetnsHolder } from '../src/manager/netns.ts';
+import { createRelayManager } from '../src/manager/relay-manager.ts';
+import { enterArgv, netnsSpawner } from '../src/manager/spawners.ts';
+import type { GuestHandle, GuestSpawner, SpawnFn } from '../src/manager/types.ts';
+
+const LATENCY_EVENTS = 3_000;
+const THROUGHPUT_EVENTS = 10_000;
+const CLIENTS = 16;
+const IDLE_MS = 30_000;
+const loadgen = fileURLToPath(new URL('./loadgen.mjs', import.meta.url));
+
+await buildGuestBundle();
+const token = 'bench-token';
+const latDirect: number[] = [];
+const latRelay: number[] = [];
+let record: number[] | undefined;
+const stamp = (e: HookEvent, into: number[] | undefined) => {
+  const t = e.payload.t;
+  if (into !== undefined && typeof t === 'string') into.push(Number(process.hrtime.bigint() - BigInt(t)) / 1e6);
+};
+let directCount = 0;
+let relayCount = 0;
+const host = createHookListener({
+  token,
+  port: 0,
+  onEvent: (e) => {
+    directCount++;
+    stamp(e, record === latDirect ? latDirect : undefined);
+  },
+});
+const hostPort = (await host.start()).port;
+
+const support = await netnsSupport();
+let holder: NetnsHolder | undefined;
+const home = await mkdtemp(join(tmpdir(), 'orca-bench-home-'));
+let spawner: GuestSpawner;
+if (support.ok) {
+  holder = await startNetnsHolder();
+  const pid = holder.pid;
+  spawner = netnsSpawner({ holderPid: () => pid, home: () => home });
+} else {
+  console.error(`netns unavailable (${support.reason}); relay runs in this namespace on a fallback port`);
+  spawner = {
+    ...netnsSpawner({ holderPid: () => 1, home: () => home }),
+    launch: (_t, env) => ({
+      file: 'sh',
+      args: ['-c', `exec sh "$HOME/.orca-guest/relay/${env.ORCA_RELAY_VERSION}/launch.sh"`],
+      env: { ...process.env, ...env, HOME: home },
+    }),
+  };
+}
+let spawns = 0;
+const countingSpawn: SpawnFn = (file, args, options) => {
+  spawns++;
+  return spawn(file, [...args], options);
+};
+let guest: GuestHandle | undefined;
+const manager = createRelayManager({
+  spawners: [spawner],
+  bundle: guestBundle(),
+  hostPort: () => hostPort,
+  hostToken: () => token,
+  instanceKey: 'bench',
+  spawn: countingSpawn,
+  ingest: (e) => {
+    relayCount++;
+    stamp(e, record === latRelay ? latRelay : undefined);
+  },
+  onConnect: async (g) => {
+    guest = g;
+  },
+});
+const view = await manager.ensure('netns', 'bench');
+if (view.phase !== 'running' || guest === undefined) throw new Error(`relay did not start: ${view.lastError}`);
+const relayPort = guest.boundPort;
+const relayPid = guest.pid ?? 0;
+
+function runLoad(viaNetns: boolean, port: number, n: number, c: number): Promise<{ n: number; ms: number }> {
+  const argv = [process.execPath, loadgen, String(port), token, String(n), String(c)];
+  const full = viaNetns && holder !== undefined ? enterArgv(holder.pid, argv) : argv;
+  return new Promise((resolve, reject) => {
+    const [file, ...args] = full;
+    const p = spawn(file ?? 'node', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    p.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as { n: number; ms: number }) : reject(new Error(`loadgen exit ${code}`)),
+    );
+  });
+}
+async function drain(target: () => number, want: number) {
+  while (target() < want) await new Promise((r) => setTimeout(r, 5));
+}
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+};
+
+// Latency: one client, interleaved rounds.
+for (let round = 0; round < 6; round++) {
+  const n = LATENCY_EVENTS / 6;
+  record = latDirect;
+  let before = directCount;
+  await runLoad(false, hostPort, n, 1);
+  await drain(() => directCount, before + n);
+  record = latRelay;
+  before = relayCount;
+  await runLoad(true, relayPort, n, 1);
+  await drain(() => relayCount, before + n);
+}
+record = undefined;
+const addedP50 = pct(latRelay, 50) - pct(latDirect, 50);
+const addedP99 = pct(latRelay, 99) - pct(latDirect, 99);
+console.error(
+  `latency ms: direct p50 ${pct(latDirect, 50).toFixed(3)} p99 ${pct(latDirect, 99).toFixed(3)}; relay p50 ${pct(latRelay, 50).toFixed(3)} p99 ${pct(latRelay, 99).toFixed(3)}`,
+);
+reportBench({
+  name: 'relay added latency p99 (ms) vs 2 ms budget',
+  ours: addedP99,
+  baseline: 2,
+  target: '<= 1',
+  unit: 'ms',
+});
+reportBench({
+  name: 'relay added latency p50 (ms, informational)',
+  ours: addedP50,
+  baseline: 2,
+  target: 'info',
+  unit: 'ms',
+});
+
+// Throughput with 16 clients (events/s), interleaved.
+const tput = { direct: [] as number[], relay: [] as number[] };
+const spawnsBefore = spawns;
+for (let round = 0; round < 2; round++) {
+  let before = directCount;
+  let t0 = performance.now();
+  await runLoad(false, hostPort, THROUGHPUT_EVENTS / 2, CLIENTS);
+  await drain(() => directCount, before + THROUGHPUT_EVENTS / 2);
+  tput.direct.push(THROUGHPUT_EVENTS / 2 / ((performance.now() - t0) / 1000));
+  before = relayCount;
+  t0 = performance.now();
+  await runLoad(true, relayPort, THROUGHPUT_EVENTS / 2, CLIENTS);
+  await drain(() => relayCount, before + THROUGHPUT_EVENTS / 2);
+  tput.relay.push(THROUGHPUT_EVENTS / 2 / ((performance.now() - t0) / 1000));
+}
+const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+reportBench({
+  name: 'relay throughput vs direct (events/s, 16 clients)',
+  ours: avg(tput.relay),
+  baseline: avg(tput.direct),
+  target: '>= 0.7',
+  unit: 'ev/s',
+});
+reportBench({
+  name: 'spawn calls during 10,000 relayed events',
+  ours: spawns - spawnsBefore,
+  baseline: 1,
+  target: '<= 0',
+  unit: 'calls',
+});
+
+// Idle CPU of the guest relay.
+const cpu = () => {
+  const f = readFileSync(`/proc/${relayPid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(f[11]) + Number(f[12])) * 10; // clock ticks (100 Hz) → ms
+};
+const c0 = cpu();
+const w0 = performance.now();
+await new Promise((r) => setTimeout(r, IDLE_MS));
+const idle = (cpu() - c0) / (performance.now() - w0);
+reportBench({ name: 'guest relay idle CPU ÷ wall (30 s)', ours: idle, baseline: 0.005, target: '<= 1', unit: 'ratio' });
+
+manager.disposeAll();
+await host.stop();
+holder?.kill();
