@@ -275,4 +275,18 @@ describe('createRelayChannel', () => {
     closing.receive(bad[0] ?? new Uint8Array());
     expect(reasons).toEqual(['CONNECTION_LOST: relay peer sent a bad frame: invalid-json']);
   });
+
+  it('oversize and unknown-type frames: drop counts them, close disposes', () => {
+    const big = encodeRelayFrame({ type: 1, seq: 1, ack: 0, payload: new Uint8Array(100) });
+    const dropping = createRelayChannel({ policy: 'drop', write: () => true, maxPayloadBytes: 10 });
+    dropping.receive(big);
+    const unknown = encodeRelayFrame({ type: 9, seq: 2, ack: 0, payload: new Uint8Array(0) });
+    unknown[0] = 3;
+    dropping.receive(unknown);
+    expect(dropping.stats().byReason).toEqual({ oversize: 1, 'unknown-type': 1 });
+    expect(dropping.disposed).toBe(false);
+    const closing = createRelayChannel({ policy: 'close', write: () => true, maxPayloadBytes: 10 });
+    closing.receive(big);
+    expect(closing.disposed).toBe(true);
+  });
 });

@@ -161,6 +161,34 @@ describe('createDispatcher', () => {
     await Promise.all(polls);
   });
 
+  it('aborts the handler signal when the transport signal aborts', async () => {
+    const seenSignals: boolean[] = [];
+    const waiting = createDispatcher({
+      runtimeId: 'r',
+      methods: [
+        defineMethod({
+          name: 'wait',
+          params: null,
+          handler: (_p, { signal }) =>
+            new Promise((res) => {
+              seenSignals.push(signal.aborted);
+              signal.addEventListener('abort', () => res('aborted'));
+            }),
+        }),
+      ],
+    });
+    const controller = new AbortController();
+    const pending = waiting.dispatch(JSON.stringify({ id: 'w', method: 'wait' }), { signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 0));
+    controller.abort();
+    expect(await pending).toMatchObject({ ok: true, result: 'aborted' });
+    const already = new AbortController();
+    already.abort();
+    void waiting.dispatch(JSON.stringify({ id: 'w2', method: 'wait' }), { signal: already.signal });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(seenSignals).toEqual([false, true]);
+  });
+
   it('never rejects and always returns a parseable envelope for arbitrary input (property)', async () => {
     await fc.assert(
       fc.asyncProperty(

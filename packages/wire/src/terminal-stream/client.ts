@@ -84,6 +84,9 @@ interface ClientStream {
   assembly: Assembly | undefined;
   receivedBytes: number;
   paused: boolean;
+  /** Set by `terminal_stream_limit_exceeded`: the `end` that follows schedules a retry. */
+  retryOnEnd: boolean;
+  retryDelayMs: number;
 }
 
 /**
@@ -248,6 +251,8 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
         assembly: undefined,
         receivedBytes: 0,
         paused: false,
+        retryOnEnd: false,
+        retryDelayMs: TERMINAL_LIMITS.subscribeRetryInitialMs,
       };
       streams.set(s.id, s);
       if (connection === 'ready') sendSubscribe(s);
@@ -358,6 +363,17 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
         case 'end': {
           const s = streams.get(event.streamId);
           if (!s) return;
+          if (s.retryOnEnd) {
+            // Why: the host was at its stream limit; retry after `end` with a doubling backoff.
+            s.retryOnEnd = false;
+            s.sent = false;
+            const delay = s.retryDelayMs;
+            s.retryDelayMs = Math.min(TERMINAL_LIMITS.subscribeRetryMaxMs, delay * 2);
+            clock.setTimeout(() => {
+              if (streams.get(s.id) === s && connection === 'ready' && !s.sent) sendSubscribe(s);
+            }, delay);
+            return;
+          }
           acks.forget(s.id);
           streams.delete(s.id);
           s.sink.onEnd?.();
@@ -365,7 +381,8 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
         }
         case 'error': {
           const s = event.streamId === undefined ? undefined : streams.get(event.streamId);
-          if (s) s.sink.onError?.(event.message);
+          if (s && event.message === 'terminal_stream_limit_exceeded' && !s.subscribed) s.retryOnEnd = true;
+          else if (s) s.sink.onError?.(event.message);
           else fail(event.message);
           return;
         }
