@@ -56,12 +56,15 @@ function mapRow(row: StatusRow): AgentStatus {
   return 'permission';
 }
 
+const NO_PROBE: ForegroundView = Object.freeze({ unreadable: false, agent: null, shellOwns: false });
+const NO_PROBE_READ = (): Promise<ForegroundView> => Promise.resolve(NO_PROBE);
+
 function readForeground(e: PaneEvidence, gate: ProbeGate): () => Promise<ForegroundView> {
+  const probe = e.probe;
+  if (!probe) return NO_PROBE_READ;
   let memo: Promise<ForegroundView> | undefined;
   return () => {
     memo ??= (async (): Promise<ForegroundView> => {
-      const probe = e.probe;
-      if (!probe) return { unreadable: false, agent: null, shellOwns: false };
       let reading: ProbeReading | 'timeout';
       try {
         reading = await gate.run(e.ptyId, probe);
