@@ -37,16 +37,16 @@ const stdin = JSON.stringify({
   prompt,
 });
 
-function bare(): Promise<void> {
+/** The baseline keeps stdout too, as the runner does. */
+function bare(): Promise<string> {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], { cwd: os.tmpdir(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (b: Buffer) => {
-      out += b.toString();
-    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => chunks.push(b));
+    child.stderr.resume();
     child.stdin.on('error', () => {});
     child.stdin.end(stdin);
-    child.on('close', () => resolve());
+    child.on('close', () => resolve(Buffer.concat(chunks).toString()));
   });
 }
 

@@ -197,3 +197,18 @@ describe('emit', () => {
     expect(events).toEqual(['a:exited with code 1', 'b:exited with code 1']);
   });
 });
+
+describe('abort', () => {
+  it('ctx.signal kills the hook; the run is recorded aborted and abstains', async () => {
+    const ac = new AbortController();
+    const t = testRunner({ hooks: [], failurePolicy: 'strict' });
+    setTimeout(() => ac.abort(), 200);
+    const r = await t.runner.run(
+      hook({ dialect: 'cursor', event: 'toolGate', wireEvent: 'preToolUse', command: 'cat >/dev/null; sleep 30' }),
+      { toolName: 'grep', input: {} },
+      { signal: ac.signal },
+    );
+    expect(r).toEqual({ outcome: null, failed: false });
+    expect(t.runs()[0]).toMatchObject({ aborted: true, timedOut: false, exitCode: null, failed: false });
+  });
+});
