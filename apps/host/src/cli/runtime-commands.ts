@@ -59,12 +59,12 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
     .option('--guest <name>', 'run inside a guest')
     .argument('<cmd...>', 'command and arguments (after --)')
     .action(async (cmd: string[], o: { name?: string; cwd?: string; guest?: string }) => {
-      if (o.guest) throw new UsageError('--guest is not supported by this host yet (guests are not wired)');
       const view = await withClient(globals, (c) =>
         c.call<PaneView>('terminal.create', {
           argv: cmd,
           cwd: o.cwd ?? process.cwd(),
           ...(o.name ? { name: o.name } : {}),
+          ...(o.guest ? { guest: o.guest } : {}),
         }),
       );
       print(view, view.handle);
@@ -126,6 +126,57 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
       );
       print(r, r.satisfied ? 'satisfied' : `not satisfied${r.blockedReason ? `: blocked (${r.blockedReason})` : ''}`);
       state.exit = r.satisfied ? EXIT_OK : EXIT_REFUSED;
+    });
+
+  const guest = program.command('guest').description('guests: network namespaces and SSH hosts');
+  const add = guest.command('add').description('add a guest and install managed hooks into its home');
+  add
+    .command('netns')
+    .argument('<name>')
+    .option('--no-hooks', 'do not install managed hooks into the guest home')
+    .action(async (name: string, o: { hooks: boolean }) => {
+      const g = await withClient(globals, (c) =>
+        c.call<{ name: string; phase: string; home?: string }>('guest.add', { kind: 'netns', name, noHooks: !o.hooks }),
+      );
+      print(g, `guest ${g.name}: ${g.phase}${g.home ? ` (home ${g.home})` : ''}`);
+    });
+  add
+    .command('ssh')
+    .argument('<name>')
+    .requiredOption('--target <user@host[:port]>', 'ssh destination')
+    .option('--no-hooks', 'do not install managed hooks into the guest home')
+    .option('--ssh-arg <arg...>', 'extra ssh arguments (-i key, -o …)')
+    .action(async (name: string, o: { target: string; hooks: boolean; sshArg?: string[] }) => {
+      const g = await withClient(globals, (c) =>
+        c.call<{ name: string; phase: string }>('guest.add', {
+          kind: 'ssh',
+          name,
+          target: o.target,
+          noHooks: !o.hooks,
+          ...(o.sshArg ? { sshArgs: o.sshArg } : {}),
+        }),
+      );
+      print(g, `guest ${g.name}: ${g.phase}`);
+    });
+  guest
+    .command('ls')
+    .description('list guests')
+    .action(async () => {
+      const r = await withClient(globals, (c) =>
+        c.call<{ guests: { name: string; connectionId: string; phase: string; lastError?: string }[] }>('guest.list'),
+      );
+      if (json()) io.out(JSON.stringify(r));
+      else
+        for (const g of r.guests)
+          io.out(`${g.name}  ${g.connectionId}  ${g.phase}${g.lastError ? `  ${g.lastError}` : ''}`);
+    });
+  guest
+    .command('rm')
+    .argument('<name>')
+    .action(async (name: string) => {
+      const r = await withClient(globals, (c) => c.call<{ removed: boolean }>('guest.remove', { name }));
+      print(r, r.removed ? `removed ${name}` : `no guest ${name}`);
+      state.exit = r.removed ? EXIT_OK : EXIT_REFUSED;
     });
 
   program

@@ -12,6 +12,7 @@ import { type DataPaths, ensureDataDir } from '../runtime/data-dir.ts';
 import { acquireRuntimeFile, type RuntimeClaim } from '../runtime/runtime-file.ts';
 import { openStore, type Store, type StoredAgentWait } from '../store/store.ts';
 import { type HookEndpoint, hookEndpoint, newHookToken, paneHookEnv, publishEndpoint } from './endpoint.ts';
+import { createGuestRegistry, type GuestRegistry } from './guests.ts';
 import { type LivePane, startLivePane, type Verdict } from './live-pane.ts';
 import { createHostLogger, type HostLogger } from './logger.ts';
 import { livePaneView, type PaneView, storedPaneView } from './pane-view.ts';
@@ -42,6 +43,8 @@ export interface CreatePaneOptions {
   readonly env?: Readonly<Record<string, string>>;
   readonly cols?: number;
   readonly rows?: number;
+  /** Run inside this guest (its relay carries the pane's hook events). */
+  readonly guest?: string;
 }
 
 /** A verdict change as published to listeners. */
@@ -65,6 +68,7 @@ export interface Host {
   readonly endpoint: HookEndpoint;
   readonly log: HostLogger;
   readonly commandHooks: HostCommandHooks;
+  readonly guests: GuestRegistry;
   /** Port of the TCP RPC listener, when `listen` was given. */
   readonly rpcTcpPort: number | null;
   stop(): Promise<void>;
@@ -144,12 +148,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const verdictListeners = new Set<(change: VerdictChange) => void>();
   const baseEnv = cleanBaseEnv(opts.baseEnv ?? process.env);
 
-  const ingest = (raw: unknown, connectionId: string): RelayedEvent | null => {
-    const accepted = acceptRelayed(raw, connectionId, { now });
-    if ('drop' in accepted) {
-      log.debug({ connectionId, reason: accepted.drop }, 'hook event dropped at the trust boundary');
-      return null;
-    }
+  /** Routes an event that already passed the trust boundary: store the row, feed the pane. */
+  const ingestAccepted = (accepted: RelayedEvent): void => {
     const pane = byPaneKey.get(accepted.paneKey);
     const row = pane && pane.exit === null ? pane.status.addHookEvent(accepted) : null;
     if (pane && row) store.setPaneAgent(pane.record.handle, row.source);
@@ -162,6 +162,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       envelope: { ...accepted },
       row: row ? { ...row } : null,
     });
+  };
+  const ingest = (raw: unknown, connectionId: string): RelayedEvent | null => {
+    const accepted = acceptRelayed(raw, connectionId, { now });
+    if ('drop' in accepted) {
+      log.debug({ connectionId, reason: accepted.drop }, 'hook event dropped at the trust boundary');
+      return null;
+    }
+    ingestAccepted(accepted);
     return accepted;
   };
 
@@ -192,6 +200,18 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     throw error;
   }
 
+  const guests = createGuestRegistry({
+    dataDir: paths.root,
+    endpointPath: paths.endpointEnv,
+    hostPort: () => endpoint.port,
+    hostToken: () => endpoint.token,
+    ingest: (event) => {
+      if (!stopping) ingestAccepted(event);
+    },
+    store,
+    log,
+    now,
+  });
   const commandHooks = createHostCommandHooks({
     store,
     ...(opts.home ? { home: opts.home } : {}),
@@ -223,11 +243,13 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     endpoint,
     log,
     commandHooks,
+    guests,
     rpcTcpPort: null,
     async stop() {
       if (stopping) return;
       stopping = true;
       await rpcServer?.close();
+      guests.disposeAll();
       for (const pane of live.values()) pane.process.kill('SIGHUP');
       let grace: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
@@ -258,21 +280,25 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         name: p.name ?? null,
         cwd: p.cwd ?? process.cwd(),
         argv: [...p.argv],
-        guest: null,
+        guest: p.guest ?? null,
         agent: null,
         createdAt: now(),
       };
+      const identity = { ORCA_PANE_KEY: paneKey, ORCA_TAB_ID: tabId };
+      // Why: a guest pane never gets the host token; its hook script reads the guest's endpoint file.
+      const argv = p.guest ? guests.paneArgv(p.guest, p.argv, { ...identity, ...(p.env ?? {}) }) : [...p.argv];
+      const env = p.guest
+        ? { ...baseEnv, TERM: 'xterm-256color' }
+        : {
+            ...baseEnv,
+            TERM: 'xterm-256color',
+            ...(p.env ?? {}),
+            ...paneHookEnv(endpoint, paths.endpointEnv),
+            ...identity,
+          };
       store.insertPane(record);
-      const env = {
-        ...baseEnv,
-        TERM: 'xterm-256color',
-        ...(p.env ?? {}),
-        ...paneHookEnv(endpoint, paths.endpointEnv),
-        ORCA_PANE_KEY: paneKey,
-        ORCA_TAB_ID: tabId,
-      };
       const pane = startLivePane({
-        record: { ...record, title: null, exitedAt: null, exitCode: null, exitSignal: null, exitCause: null },
+        record: { ...record, argv, title: null, exitedAt: null, exitCode: null, exitSignal: null, exitCause: null },
         env,
         ...(p.cols !== undefined ? { cols: p.cols } : {}),
         ...(p.rows !== undefined ? { rows: p.rows } : {}),

@@ -18,6 +18,7 @@ export const HOST_CAPABILITIES = [
   'terminal.multiplex.v1',
   'agent.status.v1',
   'status.watch.v1',
+  'guest.manage.v1',
 ] as const;
 
 /** The `status.get` result of this host. */
@@ -47,10 +48,12 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
         cwd: z.string().min(1).optional(),
         name: z.string().max(200).optional(),
         env: z.record(z.string(), z.string()).optional(),
+        guest: z.string().min(1).optional(),
       }),
       handler: (p) =>
         host.createPane({
           argv: p.argv,
+          ...(p.guest ? { guest: p.guest } : {}),
           ...(p.cwd ? { cwd: p.cwd } : {}),
           ...(p.name ? { name: p.name } : {}),
           ...(p.env ? { env: p.env } : {}),
@@ -77,6 +80,30 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
       }),
       streaming: true,
       handler: (p) => host.wait(p.handle, p.for, p.timeoutMs),
+    }),
+    defineMethod({
+      name: 'guest.add',
+      params: z.object({
+        kind: z.enum(['netns', 'ssh']),
+        name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/),
+        target: z.string().min(1).optional(),
+        noHooks: z.boolean().optional(),
+        agents: z.array(z.string()).optional(),
+        sshArgs: z.array(z.string()).optional(),
+      }),
+      handler: (p) =>
+        host.guests.add(p.kind, p.name, {
+          ...(p.target ? { target: p.target } : {}),
+          ...(p.noHooks ? { noHooks: true } : {}),
+          ...(p.agents ? { agents: p.agents } : {}),
+          ...(p.sshArgs ? { sshArgs: p.sshArgs } : {}),
+        }),
+    }),
+    defineMethod({ name: 'guest.list', params: null, handler: () => ({ guests: host.guests.list() }) }),
+    defineMethod({
+      name: 'guest.remove',
+      params: z.object({ name: z.string().min(1) }),
+      handler: async (p) => ({ removed: await host.guests.remove(p.name) }),
     }),
     defineMethod({
       name: 'status.watch',

@@ -1,0 +1,80 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { guestBundle } from '@orca/relay/guest';
+import { netnsSupport } from '@orca/relay/manager';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHost, type Host, type VerdictChange } from './host.ts';
+import { silentLogger } from './logger.ts';
+
+async function skipReason(): Promise<string | null> {
+  try {
+    guestBundle();
+  } catch (error) {
+    return `relay guest bundle not built (${(error as Error).message})`;
+  }
+  const support = await netnsSupport();
+  return support.ok ? null : `network namespaces unavailable: ${support.reason}`;
+}
+const reason = await skipReason();
+if (reason) console.log(`skipping netns guest e2e: ${reason}`);
+
+function nextVerdict(host: Host, handle: string, pred: (c: VerdictChange) => boolean): Promise<VerdictChange> {
+  return new Promise((resolve) => {
+    const off = host.onVerdict((c) => {
+      if (c.handle === handle && pred(c)) {
+        off();
+        resolve(c);
+      }
+    });
+  });
+}
+
+/** Runs the generated claude hook script (installed into $HOME by the host) with one event. */
+function fireScript(event: string): string {
+  return `printf '%s' '{"hook_event_name":"${event}","session_id":"s"}' | /bin/sh "$HOME/.orca/agent-hooks/claude-hook.sh" >/dev/null; exec sleep 60`;
+}
+
+const hosts: Host[] = [];
+afterAll(async () => {
+  for (const h of hosts) await h.stop();
+});
+
+describe.skipIf(reason !== null)(
+  'netns guest (real unshare/nsenter, real relay bundle, generated hook script, curl)',
+  () => {
+    it('a hook fired inside the namespace reaches the host as netns:<name>; the same script on the host is local', async () => {
+      const root = mkdtempSync(join(tmpdir(), 'orca-netns-'));
+      const home = join(root, 'home');
+      const host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home });
+      hosts.push(host);
+      const guest = await host.guests.add('netns', 'g1', { agents: ['claude'] });
+      expect(guest).toMatchObject({ name: 'g1', kind: 'netns', connectionId: 'netns:g1', phase: 'running' });
+      const guestHome = guest.home ?? '';
+      expect(existsSync(join(guestHome, '.orca', 'agent-hooks', 'claude-hook.sh'))).toBe(true);
+
+      const inGuest = host.createPane({
+        argv: ['/bin/sh', '-c', fireScript('UserPromptSubmit')],
+        guest: 'g1',
+        cwd: '/',
+      });
+      await nextVerdict(host, inGuest.handle, (c) => c.verdict.status === 'working');
+      expect(host.store.hookRows(inGuest.paneKey)).toMatchObject([
+        { connectionId: 'netns:g1', source: 'claude', hookEventName: 'UserPromptSubmit' },
+      ]);
+
+      // The same generated script from the host namespace (hooks installed into the host-side home).
+      const { installHooks } = await import('../hooks/install-hooks.ts');
+      await installHooks({ home, agents: ['claude'] });
+      const onHost = host.createPane({
+        argv: ['/bin/sh', '-c', fireScript('UserPromptSubmit')],
+        env: { HOME: home },
+        cwd: '/',
+      });
+      await nextVerdict(host, onHost.handle, (c) => c.verdict.status === 'working');
+      expect(host.store.hookRows(onHost.paneKey).map((r) => r.connectionId)).toEqual(['local']);
+      expect(host.guests.list()).toMatchObject([{ name: 'g1', phase: 'running' }]);
+      expect(await host.guests.remove('g1')).toBe(true);
+    }, 60_000);
+  },
+);
