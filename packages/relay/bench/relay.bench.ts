@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reportBench } from '@orca/bench';
-import { buildGuestBundle } from '../scripts/build-guest-bundle.mjs';
+import { buildGuestBundle } from '../guest-bundle.config.mjs';
 import { guestBundle } from '../src/guest/bundle.ts';
 import { createHookListener } from '../src/listener/hook-listener.ts';
 import type { HookEvent } from '../src/listener/types.ts';

@@ -1,5 +1,5 @@
 // Builds the self-contained guest bundle once before the suites (tests run against src/).
 export default async function setup(): Promise<void> {
-  const mod = (await import('../scripts/build-guest-bundle.mjs')) as { buildGuestBundle(): Promise<string> };
+  const mod = (await import('../guest-bundle.config.mjs')) as { buildGuestBundle(): Promise<string> };
   await mod.buildGuestBundle();
 }

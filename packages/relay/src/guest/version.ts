@@ -7,8 +7,19 @@ declare const __ORCA_RELAY_BUNDLE_SELF__: boolean | undefined;
 /** The package version (inlined into the guest bundle at build time). */
 export function relayPackageVersion(): string {
   if (typeof __ORCA_RELAY_PKG_VERSION__ === 'string') return __ORCA_RELAY_PKG_VERSION__;
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-  return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  // Why: src/guest/*.ts sits two levels below package.json, built dist/*.js one level.
+  for (const rel of ['../../package.json', '../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
+      if (pkg.name === '@orca/relay' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return '0.0.0';
 }
 
 /**

@@ -1,10 +1,10 @@
-// Builds the self-contained guest relay bundle dist/guest-relay.cjs (CJS, node18, no externals).
+// Build config of the self-contained guest relay bundle dist/guest-relay.cjs (CJS, node18, no externals).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = dirname(fileURLToPath(import.meta.url));
 
 /** Build the bundle; returns its path. */
 export async function buildGuestBundle() {
