@@ -298,3 +298,48 @@ describe('parseHookConfig', () => {
     );
   });
 });
+
+describe('every source × {valid, syntax error, bad entry among good ones, unknown event}', () => {
+  const SOURCES = [
+    { where: 'root', file: '.orca/hooks.json', dialect: 'orca', label: '.orca/hooks.json' },
+    { where: 'root', file: '.claude/settings.json', dialect: 'claude', label: '.claude/settings.json' },
+    { where: 'root', file: '.claude/settings.local.json', dialect: 'claude', label: '.claude/settings.local.json' },
+    { where: 'root', file: '.cursor/hooks.json', dialect: 'cursor', label: '.cursor/hooks.json' },
+    { where: 'home', file: '.claude/settings.json', dialect: 'claude', label: '~/.claude/settings.json' },
+    { where: 'home', file: '.cursor/hooks.json', dialect: 'cursor', label: '~/.cursor/hooks.json' },
+  ] as const;
+  const entries = (dialect: string, commands: unknown[]) => {
+    if (dialect === 'claude')
+      return { hooks: { Stop: [{ hooks: commands.map((command) => ({ type: 'command', command })) }], Bogus: [] } };
+    if (dialect === 'cursor')
+      return { version: 1, hooks: { stop: commands.map((command) => ({ command })), bogus: [] } };
+    return { version: 1, hooks: { stop: commands.map((command) => ({ command })) } };
+  };
+  for (const s of SOURCES) {
+    it(`${s.label}`, async () => {
+      const { root, home } = project();
+      const base = s.where === 'root' ? root : home;
+      const file = writeText(base, s.file, JSON.stringify(entries(s.dialect, ['good1', 42, 'good2']), null, 2));
+      const found = await discoverHooks(root, { home });
+      expect(found.hooks.map((h) => [h.id, h.command])).toEqual([
+        [`${s.dialect}:${s.label}#${s.dialect === 'claude' ? '/hooks/Stop/0/hooks/0' : '/hooks/stop/0'}`, 'good1'],
+        [`${s.dialect}:${s.label}#${s.dialect === 'claude' ? '/hooks/Stop/0/hooks/2' : '/hooks/stop/2'}`, 'good2'],
+      ]);
+      expect(found.errors.map((e) => [e.code, e.file, e.message, typeof e.line])).toEqual([
+        [
+          'ORCA_CMDHOOKS_CONFIG_INVALID',
+          file,
+          `${s.dialect === 'claude' ? '/hooks/Stop/0/hooks/1/command' : '/hooks/stop/1/command'}: expected non-empty string, got 42`,
+          'number',
+        ],
+      ]);
+      expect(found.warnings.map((w) => w.code)).toEqual(s.dialect === 'orca' ? [] : ['unknown-event']);
+      writeText(base, s.file, '{"hooks": ');
+      const broken = await discoverHooks(root, { home });
+      expect({ hooks: broken.hooks, errors: broken.errors.map((e) => [e.file, e.line, e.column]) }).toEqual({
+        hooks: [],
+        errors: [[file, 1, 11]],
+      });
+    });
+  }
+});
