@@ -209,4 +209,26 @@ describe('session env from sessionStart hooks', () => {
     await t.runner.run(reader, { status: 'completed' }, { conversationId: 'c1' });
     expect(readEnv(out).FOO).toBeUndefined();
   });
+
+  it('a new detached sessionStart clears the conversation’s env synchronously', async () => {
+    const dir = tempDir();
+    const out = path.join(dir, 'env.json');
+    const exporter = hook({
+      dialect: 'orca',
+      event: 'sessionStart',
+      command: `cat >/dev/null; echo '{"sessionEnv":{"FOO":"bar"}}'`,
+      cwd: dir,
+    });
+    let hooks = [exporter];
+    const t = testRunner({ hooks: () => hooks, baseEnv: { PATH: process.env.PATH ?? '' } });
+    t.runner.emitDetached('sessionStart', {}, { conversationId: 'c1' });
+    await t.runner.whenIdle();
+    const reader = hook({ dialect: 'claude', event: 'stop', wireEvent: 'Stop', command: dumpEnv(out), cwd: dir });
+    await t.runner.run(reader, { status: 'completed' }, { conversationId: 'c1' });
+    expect(readEnv(out).FOO).toBe('bar');
+    hooks = [];
+    expect(t.runner.emitDetached('sessionStart', { source: 'clear' }, { conversationId: 'c1' })).toEqual([]);
+    await t.runner.run(reader, { status: 'completed' }, { conversationId: 'c1' });
+    expect(readEnv(out).FOO).toBeUndefined();
+  });
 });

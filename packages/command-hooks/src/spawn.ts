@@ -57,7 +57,7 @@ function errorText(error: unknown): string {
 /** Raw launch: `/bin/sh -c` (never login/interactive) or `%ComSpec% /d /s /c "<command>"` verbatim. */
 function rawLaunch(command: string, env: Record<string, string>, platform: NodeJS.Platform): SandboxLaunch {
   if (platform === 'win32') {
-    return { file: env.ComSpec ?? env.COMSPEC ?? 'cmd.exe', args: ['/d', '/s', '/c', `"${command}"`] };
+    return { file: env.ComSpec ?? env.COMSPEC ?? 'cmd.exe', args: windowsLaunchArgs(command) };
   }
   return { file: '/bin/sh', args: ['-c', command] };
 }
