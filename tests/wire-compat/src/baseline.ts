@@ -52,14 +52,25 @@ function versionAt(cwd: string, rev: string): string | undefined {
  * skipping one whose `packages/wire` tree equals the working tree's. Throws (never skips) when none.
  */
 export function findBaseline(repoRoot: string, env: NodeJS.ProcessEnv = process.env): Baseline {
+  const [first] = findBaselines(repoRoot, env, 1);
+  if (!first) throw new Error('unreachable: findBaselines returns at least one baseline or throws');
+  return first;
+}
+
+/**
+ * {@link findBaseline} first, then up to `max − 1` older releases of other versions (newest first),
+ * so a skew older than the latest release stays covered. With the env var set, only that baseline.
+ */
+export function findBaselines(repoRoot: string, env: NodeJS.ProcessEnv = process.env, max = 2): Baseline[] {
   const explicit = env[BASELINE_ENV];
   if (explicit) {
     const commit = tryGit(repoRoot, ['rev-parse', '--verify', `${explicit}^{commit}`]);
     if (!commit) throw new Error(`${BASELINE_ENV}=${explicit} does not name a commit in ${repoRoot}`);
     const version = versionAt(repoRoot, commit);
     if (!version) throw new Error(`${BASELINE_ENV}=${explicit}: ${WIRE_DIR}/package.json is missing at ${commit}`);
-    return { commit, version, source: 'env' };
+    return [{ commit, version, source: 'env' }];
   }
+  const found: Baseline[] = [];
   const dirty = tryGit(repoRoot, ['status', '--porcelain', '--', WIRE_DIR]) !== '';
   const headTree = tryGit(repoRoot, ['rev-parse', `HEAD:${WIRE_DIR}`]);
   const log = tryGit(repoRoot, ['log', '--format=%H', '--', `${WIRE_DIR}/package.json`]) ?? '';
@@ -69,8 +80,11 @@ export function findBaseline(repoRoot: string, env: NodeJS.ProcessEnv = process.
     if (versionAt(repoRoot, `${commit}^`) === version) continue;
     // Why: the working tree itself is not a baseline; comparing a release with itself proves nothing.
     if (!dirty && tryGit(repoRoot, ['rev-parse', `${commit}:${WIRE_DIR}`]) === headTree) continue;
-    return { commit, version, source: 'history' };
+    if (found.some((b) => b.version === version)) continue;
+    found.push({ commit, version, source: 'history' });
+    if (found.length >= max) break;
   }
+  if (found.length > 0) return found;
   const shallow = tryGit(repoRoot, ['rev-parse', '--is-shallow-repository']) === 'true';
   throw new Error(
     `no released @orca/wire baseline found in the git history of ${repoRoot}` +

@@ -5,24 +5,14 @@ import { join } from 'node:path';
 import currentPackage from '@orca/wire/package.json' with { type: 'json' };
 import * as current from '@orca/wire/terminal-stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BASELINE_ENV, type Baseline, extractBaseline, findBaseline, repoRootDir, sourceEntry } from './baseline.ts';
+import { BASELINE_ENV, extractBaseline, findBaseline, findBaselines, repoRootDir, sourceEntry } from './baseline.ts';
 import { type JourneyResult, runJourney, type WireBuild } from './journey.ts';
 
 const cur: WireBuild = { label: 'cur', version: currentPackage.version, mod: current };
-let old: WireBuild;
-let baseline: Baseline;
-
-beforeAll(async () => {
-  const root = repoRootDir();
-  // Why: a missing baseline must fail the run loudly (CI has full history), never skip it.
-  baseline = findBaseline(root);
-  const dir = extractBaseline(root, baseline.commit);
-  const mod = (await import(sourceEntry(dir, './terminal-stream'))) as typeof current;
-  old = { label: `old@${baseline.version}`, version: baseline.version, mod };
-  console.log(
-    `wire-compat: baseline ${baseline.version} at ${baseline.commit.slice(0, 12)} (${baseline.source}); current ${cur.version}`,
-  );
-});
+const root = repoRootDir();
+// Why: a missing baseline must fail the run loudly (CI has full history), never skip it; this
+// throws at collection time, which fails the file.
+const baselines = findBaselines(root);
 
 /** client build's defaultRequest('desktop') ∩ host build's CAPABILITIES, closed under prerequisites. */
 function expectedGrant(client: WireBuild, host: WireBuild): string[] {
@@ -78,8 +68,6 @@ const ALL_STEPS = [
   'unsubscribed',
 ];
 
-const results = new Map<string, JourneyResult>();
-
 function assertJourney(r: JourneyResult, client: WireBuild, host: WireBuild): void {
   const grant = expectedGrant(client, host);
   expect(r.stalledAt).toBeUndefined();
@@ -102,32 +90,62 @@ function assertJourney(r: JourneyResult, client: WireBuild, host: WireBuild): vo
   if (grant.includes('ackOutput')) expect(r.ack.ackedBytes).toBeGreaterThan(0);
 }
 
-describe('cross-version terminal journey', () => {
-  it('same-version pairing cur/cur', async () => {
-    const r = await runJourney(cur, cur);
-    results.set('cur/cur', r);
-    assertJourney(r, cur, cur);
-  });
+for (const baseline of baselines) {
+  describe(`cross-version terminal journey against ${baseline.version} (${baseline.commit.slice(0, 12)}, ${baseline.source})`, () => {
+    let old: WireBuild;
+    const results = new Map<string, JourneyResult>();
 
-  it('same-version pairing old/old', async () => {
-    const r = await runJourney(old, old);
-    results.set('old/old', r);
-    assertJourney(r, old, old);
-  });
+    beforeAll(async () => {
+      const dir = extractBaseline(root, baseline.commit);
+      const mod = (await import(sourceEntry(dir, './terminal-stream'))) as typeof current;
+      old = { label: `old@${baseline.version}`, version: baseline.version, mod };
+      console.log(
+        `wire-compat: baseline ${baseline.version} at ${baseline.commit.slice(0, 12)} (${baseline.source}); current ${cur.version}`,
+      );
+    });
 
-  it('old client ↔ new host: SnapshotStarts equal the new host’s same-version pairing', async () => {
-    const r = await runJourney(old, cur);
-    assertJourney(r, old, cur);
-    expect(r.snapshotStarts).toEqual(results.get('cur/cur')?.snapshotStarts);
-  });
+    it('same-version pairing cur/cur', async () => {
+      const r = await runJourney(cur, cur);
+      results.set('cur/cur', r);
+      assertJourney(r, cur, cur);
+    });
 
-  it('new client ↔ old host: SnapshotStarts equal the old host’s same-version pairing', async () => {
-    const r = await runJourney(cur, old);
-    assertJourney(r, cur, old);
-    expect(r.snapshotStarts).toEqual(results.get('old/old')?.snapshotStarts);
-  });
+    it('same-version pairing old/old', async () => {
+      const r = await runJourney(old, old);
+      results.set('old/old', r);
+      assertJourney(r, old, old);
+    });
 
-  it('negative control: a host decoder lacking Input stalls at the input barrier with a reject for 7', async () => {
+    it('old client ↔ new host: SnapshotStarts equal the new host’s same-version pairing', async () => {
+      const r = await runJourney(old, cur);
+      assertJourney(r, old, cur);
+      expect(r.snapshotStarts).toEqual(results.get('cur/cur')?.snapshotStarts);
+    });
+
+    it('new client ↔ old host: SnapshotStarts equal the old host’s same-version pairing', async () => {
+      const r = await runJourney(cur, old);
+      assertJourney(r, cur, old);
+      expect(r.snapshotStarts).toEqual(results.get('old/old')?.snapshotStarts);
+    });
+
+    it('the baseline is a real release with the harness-facing API', () => {
+      expect(baseline.version).toMatch(/^\d+\.\d+\.\d+$/);
+      for (const name of [
+        'createTerminalHost',
+        'createTerminalClient',
+        'createFrameDecoder',
+        'defaultRequest',
+      ] as const) {
+        expect(typeof old.mod[name]).toBe('function');
+      }
+      expect(typeof old.mod.OPCODE_INFO).toBe('object');
+      expect(typeof old.mod.CAPABILITIES).toBe('object');
+    });
+  });
+}
+
+describe('negative control', () => {
+  it('a host decoder lacking Input stalls at the input barrier with a reject for 7', async () => {
     const opcodes = [...current.KNOWN_OPCODES].filter((o) => o !== current.Opcode.Input);
     const r = await runJourney(cur, cur, { barrierMs: 1_500, hostOpcodes: opcodes });
     expect(r.stalledAt).toBe('input reaches PTY');
@@ -137,20 +155,6 @@ describe('cross-version terminal journey', () => {
       byReason: { 'unknown-opcode': 1 },
       unknownOpcodes: { 7: 1 },
     });
-  });
-
-  it('the baseline is a real earlier release with the harness-facing API', () => {
-    expect(baseline.version).toMatch(/^\d+\.\d+\.\d+$/);
-    for (const name of [
-      'createTerminalHost',
-      'createTerminalClient',
-      'createFrameDecoder',
-      'defaultRequest',
-    ] as const) {
-      expect(typeof old.mod[name]).toBe('function');
-    }
-    expect(typeof old.mod.OPCODE_INFO).toBe('object');
-    expect(typeof old.mod.CAPABILITIES).toBe('object');
   });
 });
 
@@ -188,6 +192,7 @@ describe('baseline discovery', () => {
     expect(findBaseline(dir, {})).toEqual({ commit: r1, version: '0.1.0', source: 'history' });
     commit(dir, '0.2.0', 'work after release 2');
     expect(findBaseline(dir, {})).toEqual({ commit: r2, version: '0.2.0', source: 'history' });
+    expect(findBaselines(dir, {}).map((b) => b.version)).toEqual(['0.2.0', '0.1.0']);
     expect(findBaseline(dir, { [BASELINE_ENV]: r1 })).toEqual({ commit: r1, version: '0.1.0', source: 'env' });
     expect(() => findBaseline(dir, { [BASELINE_ENV]: 'nope' })).toThrow(BASELINE_ENV);
     rmSync(dir, { recursive: true, force: true });

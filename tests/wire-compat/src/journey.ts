@@ -95,6 +95,8 @@ export async function runJourney(
           rangeMode = true;
           ackedRange = json.ackedEndByte ?? 0;
         } else ackedBytesSum += json.bytes ?? 0;
+        // Why: Acks flush on the client's 4 ms timer, after any other event; the ack barrier must re-check.
+        queueMicrotask(notify);
       } else result.frames.push(`C>H ${name}`);
       const target = host;
       queueMicrotask(() => target?.receive(bytes));
