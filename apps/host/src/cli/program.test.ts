@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,5 +50,37 @@ describe('orca CLI', () => {
     expect(await runCli(['--json', 'hooks', 'install', '--home', home, '--agents', 'claude'], again)).toBe(0);
     const report = JSON.parse(again.lines[0] ?? '{}') as { agents: { files: { action: string }[] }[] };
     expect(report.agents.flatMap((a) => a.files.map((f) => f.action))).toEqual(['unchanged', 'unchanged']);
+
+    const verify = capture();
+    expect(
+      await runCli(['--json', 'hooks', 'verify', '--home', home, '--agents', 'claude', '--shells', 'dash'], verify),
+    ).toBe(0);
+    expect(JSON.parse(verify.lines[0] ?? '{}')).toMatchObject({ ok: true, shells: ['dash'] });
+  });
+
+  it('command-hooks list and dry-run run the user hooks for real', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-cli-cmdhooks-'));
+    const home = mkdtempSync(join(tmpdir(), 'orca-cli-home-'));
+    mkdirSync(join(root, '.claude'));
+    writeFileSync(
+      join(root, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "no prompts today" >&2; exit 2' }] }] },
+      }),
+    );
+    const list = capture();
+    expect(await runCli(['--json', 'command-hooks', 'list', '--root', root, '--home', home], list)).toBe(0);
+    expect(JSON.parse(list.lines[0] ?? '{}')).toMatchObject({
+      hooks: [{ dialect: 'claude', event: 'beforeSubmitPrompt', wireEvent: 'UserPromptSubmit' }],
+      errors: [],
+    });
+    const dry = capture();
+    const args = ['--json', 'command-hooks', 'dry-run', '--root', root, '--home', home];
+    expect(await runCli([...args, '--event', 'beforeSubmitPrompt', '--payload', '{"prompt":"hi"}'], dry)).toBe(0);
+    const report = JSON.parse(dry.lines[0] ?? '{}') as { outcome: unknown; records: { exitCode: number }[] };
+    expect(report.outcome).toMatchObject({ haltRun: { reason: 'no prompts today' }, runs: 1 });
+    expect(report.records.map((r) => r.exitCode)).toEqual([2]);
+    const bad = capture();
+    expect(await runCli([...args, '--event', 'beforeSubmitPrompt', '--payload', '{"prompt":1}'], bad)).toBe(2);
   });
 });

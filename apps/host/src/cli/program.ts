@@ -1,7 +1,10 @@
+import { homedir } from 'node:os';
+import { formatVerifyReport, nodeVerifyIo, verifyHome } from '@orca/hook-templates/verify';
 import { Command, CommanderError, Option } from 'commander';
 import { APP_VERSION, EXIT_OK, EXIT_USAGE } from '../constants.ts';
 import { formatDemoEvent, runDemo } from '../demo/run-demo.ts';
 import { installHooks } from '../hooks/install-hooks.ts';
+import { addCommandHooksCommands } from './command-hooks-commands.ts';
 import { type CliIo, processIo, reportError, UsageError } from './output.ts';
 import { addRuntimeCommands } from './runtime-commands.ts';
 import { runStart } from './start.ts';
@@ -65,6 +68,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
     });
 
   addRuntimeCommands(program, io, state, globals);
+  addCommandHooksCommands(program, io, state, globals);
 
   const hooks = program.command('hooks').description('managed agent hooks');
   hooks
@@ -89,6 +93,24 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
         }
       }
       state.exit = reports.some((r) => r.error) ? 1 : EXIT_OK;
+    });
+  hooks
+    .command('verify')
+    .description('run the stdin-lifecycle verifier on the managed hooks of a home')
+    .option('--home <dir>', 'agent home (default your home)')
+    .option('--agents <list>', 'comma-separated agents', parseList)
+    .option('--shells <list>', 'comma-separated shells (default all available)', parseList)
+    .action(async (o: { home?: string; agents?: string[]; shells?: string[] }) => {
+      const report = await verifyHome(
+        {
+          home: o.home ?? homedir(),
+          ...(o.agents ? { agents: o.agents } : {}),
+          ...(o.shells ? { shells: o.shells } : {}),
+        },
+        nodeVerifyIo,
+      );
+      io.out(globals().json ? JSON.stringify(report) : formatVerifyReport(report));
+      state.exit = report.ok ? EXIT_OK : 1;
     });
   return program;
 }
