@@ -35,18 +35,20 @@ export function createOscStatusParser(): OscStatusParser {
   const stats = { dropped: 0 };
 
   function push(chunk: string): OscPushResult {
-    if (carry === '' && !chunk.includes(ESC)) return { display: chunk, payloads: [] };
     const text = carry === '' ? chunk : carry + chunk;
     carry = '';
-    if (text.indexOf(OSC_STATUS_INTRODUCER) < 0) {
+    let start = text.indexOf(OSC_STATUS_INTRODUCER);
+    if (start < 0) {
+      // The common chunk: no frame; only a trailing piece of an introducer is held back.
       const keep = partialIntroducerAt(text, 0);
       if (keep === text.length) return { display: text, payloads: [] };
+      carry = text.slice(keep);
+      return { display: text.slice(0, keep), payloads: [] };
     }
     const payloads: OscStatusPayload[] = [];
     let display = '';
     let pos = 0;
     for (;;) {
-      const start = text.indexOf(OSC_STATUS_INTRODUCER, pos);
       if (start < 0) {
         const keep = partialIntroducerAt(text, pos);
         display += text.slice(pos, keep);
@@ -64,12 +66,13 @@ export function createOscStatusParser(): OscStatusParser {
         // Why: release the introducer unchanged and rescan after it — bounded memory, nothing lost.
         display += OSC_STATUS_INTRODUCER;
         pos = bodyStart;
-        continue;
+      } else {
+        const payload = decodeOscPayload(text.slice(bodyStart, end.bodyEnd));
+        if (payload) payloads.push(payload);
+        else stats.dropped++;
+        pos = end.next;
       }
-      const payload = decodeOscPayload(text.slice(bodyStart, end.bodyEnd));
-      if (payload) payloads.push(payload);
-      else stats.dropped++;
-      pos = end.next;
+      start = text.indexOf(OSC_STATUS_INTRODUCER, pos);
     }
     return { display, payloads };
   }
@@ -86,6 +89,7 @@ export function createOscStatusParser(): OscStatusParser {
 /** Index where a trailing proper prefix of the introducer starts (text.length when none). */
 function partialIntroducerAt(text: string, from: number): number {
   const min = Math.max(from, text.length - OSC_STATUS_INTRODUCER.length + 1);
+  if (min >= text.length) return text.length;
   let i = text.indexOf(ESC, min);
   while (i >= 0) {
     if (OSC_STATUS_INTRODUCER.startsWith(text.slice(i))) return i;
