@@ -6,11 +6,26 @@
  * import { openStore, ensureDataDir } from '@orca/host';
  * const store = openStore(ensureDataDir('/tmp/orca').store);
  */
+
+export { runCli } from './cli/program.ts';
 export * from './constants.ts';
-export { echo, HOST_ERROR_CODES, HostError, type HostErrorCode } from './errors.ts';
+export { type DemoEvent, formatDemoEvent, runDemo } from './demo/run-demo.ts';
+export { echo, HOST_ERROR_CODES, HostError, type HostErrorCode, REFUSAL_CODES, type RefusalCode } from './errors.ts';
+export { type InstallHooksOptions, installHooks } from './hooks/install-hooks.ts';
+export {
+  type CreatePaneOptions,
+  createHost,
+  type Host,
+  type HostOptions,
+  type VerdictChange,
+  type WaitResult,
+} from './host/host.ts';
+export type { PaneView } from './host/pane-view.ts';
 export { cmdlineToText, readForegroundCommand, tpgidFromStat } from './pane/foreground-probe.ts';
 export { type PaneExit, type PaneProcess, type PaneProcessOptions, spawnPaneProcess } from './pane/pane-process.ts';
 export { createPaneScreen, type PaneScreen, type TitleChange } from './pane/screen.ts';
+export { connectRuntime, RpcCallError, type RuntimeClient } from './rpc/client.ts';
+export { HOST_CAPABILITIES, statusGetResult } from './rpc/methods.ts';
 export { type DataDirInputs, type DataPaths, dataPaths, ensureDataDir, resolveDataDir } from './runtime/data-dir.ts';
 export {
   acquireRuntimeFile,
