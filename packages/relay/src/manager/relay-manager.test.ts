@@ -9,6 +9,7 @@ import {
   COOLDOWN_STARTUP_BASE_MS,
   COOLDOWN_UNAVAILABLE_BASE_MS,
   PRE_SENTINEL_MAX_BYTES,
+  PROBE_TIMEOUT_MS,
   RESTART_SLACK_MS,
   SENTINEL_TIMEOUT_MS,
   STABLE_UPTIME_MS,
@@ -333,6 +334,42 @@ describe('relay manager: failures, cooldowns, restarts', () => {
       await tick(10);
       expect(t.m.get('test', 'a')).toBeUndefined();
     }
+  });
+
+  it('a probe that never answers counts as not running after the probe timeout', async () => {
+    const t = setup((c) => c.exit(43), { spawner: testSpawner({ isRunning: () => new Promise<boolean>(() => {}) }) });
+    await t.m.ensure('test', 'a');
+    t.clock.advance(COOLDOWN_UNAVAILABLE_BASE_MS + RESTART_SLACK_MS);
+    await tick(5);
+    expect(t.m.get('test', 'a')?.phase).toBe('failed');
+    t.clock.advance(PROBE_TIMEOUT_MS);
+    await tick(5);
+    expect(t.m.get('test', 'a')).toBeUndefined();
+    expect(t.clock.pending()).toBe(0);
+  });
+
+  it('host-side fs.writeFile refuses content whose encoding passes the frame cap, unsent', async () => {
+    let handle: GuestHandle | undefined;
+    let writes = 0;
+    const t = setup(
+      (c, _n, clock) => {
+        const g = c.serve(clock);
+        g.onRequest('guestfs.writeFile', () => {
+          writes++;
+          return { ok: true };
+        });
+      },
+      {
+        onConnect: async (g) => {
+          handle = g;
+        },
+      },
+    );
+    await t.m.ensure('test', 'a');
+    const quotes = '"'.repeat(9 * 1024 * 1024);
+    expect(await handle?.fs.writeFile('/home/g/x', quotes)).toMatchObject({ ok: false, errno: 'EFBIG' });
+    expect(await handle?.fs.writeFile('/home/g/x', 'small')).toEqual({ ok: true });
+    expect(writes).toBe(1);
   });
 
   it('an ensure landing during the probe await survives a false probe', async () => {

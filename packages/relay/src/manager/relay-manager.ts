@@ -5,6 +5,7 @@ import {
   COOLDOWN_LINK_DEATH_BASE_MS,
   COOLDOWN_STARTUP_BASE_MS,
   COOLDOWN_UNAVAILABLE_BASE_MS,
+  FS_BRIDGE_MAX_FRAME_BYTES,
   HOST_REQUEST_TIMEOUT_MS,
   INSTALL_TIMEOUT_MS,
   PROBE_TIMEOUT_MS,
@@ -158,15 +159,18 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
     s.restartTimer = undefined;
     if (isDisposed(s)) return;
     let running = false;
+    let probeTimer: unknown;
     try {
       running = await Promise.race([
         s.spawner.isRunning(s.target),
-        sleep(clock, PROBE_TIMEOUT_MS).then(() => {
-          throw new Error('probe timed out');
+        new Promise<boolean>((resolve) => {
+          probeTimer = clock.setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
         }),
       ]);
     } catch {
       running = false;
+    } finally {
+      clock.clearTimeout(probeTimer);
     }
     if (isDisposed(s)) return;
     if (running) void ensure(s.kind, s.target);
@@ -190,7 +194,7 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
     readFile: (path) => channel.request('guestfs.readFile', { path }),
     writeFile: async (path, content, mode) => {
       // Why: refuse before sending rather than kill the link with an oversize frame.
-      if (Buffer.byteLength(JSON.stringify(content)) + 256 > 16 * 1024 * 1024)
+      if (Buffer.byteLength(JSON.stringify(content)) + 256 > FS_BRIDGE_MAX_FRAME_BYTES)
         return { ok: false, errno: 'EFBIG', message: 'content passes the frame cap' };
       return channel.request('guestfs.writeFile', mode === undefined ? { path, content } : { path, content, mode });
     },
