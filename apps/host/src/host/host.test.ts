@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostError } from '../errors.ts';
+import { installHooks } from '../hooks/install-hooks.ts';
 import { createHost, type Host, type VerdictChange } from './host.ts';
 import { silentLogger } from './logger.ts';
 
@@ -127,5 +129,57 @@ describe('dispatch --inject', () => {
     expect(await host.dispatchInject(pane.handle, 'do it')).toEqual({ bytes: 6 });
     for (let i = 0; i < 100 && readFileSync(log, 'utf8') === ''; i += 1) await new Promise((r) => setTimeout(r, 20));
     expect(readFileSync(log, 'utf8')).toBe('do it\r');
+  });
+});
+
+describe('restart coordination', () => {
+  it('ingests spooled events at start (keeping their time) and truncates the spool', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-spool-')), 'data');
+    mkdirSync(join(dataDir, 'agent-hooks', 'spool'), { recursive: true });
+    const paneKey = 'tab1:1b4e28ba-2fa1-41d2-883f-0016d3cca427';
+    const line = {
+      paneKey,
+      tabId: 'tab1',
+      env: 'local',
+      version: '2',
+      source: 'claude',
+      receivedAt: 1_700_000_000_000,
+      payload: JSON.stringify({ hook_event_name: 'Stop' }),
+    };
+    const spool = join(dataDir, 'agent-hooks', 'spool', 'pane-x.jsonl');
+    writeFileSync(spool, `${JSON.stringify(line)}\nnot json\n`);
+    const host = await startHost(dataDir);
+    expect(host.store.hookRows(paneKey)).toMatchObject([
+      { connectionId: 'local', source: 'claude', hookEventName: 'Stop', receivedAt: 1_700_000_000_000 },
+    ]);
+    expect(readFileSync(spool, 'utf8')).toBe('');
+  });
+
+  it('a hook client holding the old port and token re-coordinates through the endpoint file', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-recoord-'));
+    const dataDir = join(root, 'data');
+    const home = join(root, 'home');
+    await installHooks({ home, agents: ['claude'] });
+    const first = await startHost(dataDir);
+    const stale = { port: first.endpoint.port, token: first.endpoint.token };
+    await hosts.splice(0)[0]?.stop();
+    const second = await startHost(dataDir);
+    const pane = second.createPane({ argv: ['/bin/sleep', '60'], cwd: '/' });
+    // Why: async spawn — the host answering the POST runs in this process's event loop.
+    const child = spawn('/bin/sh', [join(home, '.orca', 'agent-hooks', 'claude-hook.sh')], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        ORCA_AGENT_HOOK_PORT: String(stale.port),
+        ORCA_AGENT_HOOK_TOKEN: stale.token,
+        ORCA_AGENT_HOOK_ENDPOINT: second.paths.endpointEnv,
+        ORCA_PANE_KEY: pane.paneKey,
+      },
+    });
+    child.stdin.end(JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's' }));
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+    expect(second.store.hookRows(pane.paneKey)).toMatchObject([
+      { connectionId: 'local', hookEventName: 'UserPromptSubmit' },
+    ]);
   });
 });

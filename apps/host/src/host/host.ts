@@ -223,9 +223,12 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     if (typeof line !== 'object' || line === null) return false;
     const stamped = line as Record<string, unknown>;
     // Why: a spooled event happened when it was written, not when we read it; keep that time (never in the future).
-    const at = typeof stamped.receivedAt === 'number' ? Math.min(stamped.receivedAt, now()) : undefined;
-    const event = ingest({ ...stamped, ...(at !== undefined ? { sentAt: at, receivedAt: at } : {}) }, 'local');
-    return event !== null;
+    const accepted = acceptRelayed(line, 'local', { now });
+    if ('drop' in accepted) return false;
+    const at =
+      typeof stamped.receivedAt === 'number' && Number.isFinite(stamped.receivedAt) ? stamped.receivedAt : now();
+    ingestAccepted({ ...accepted, receivedAt: Math.min(Math.max(0, at), now()) });
+    return true;
   });
   if (spooled.accepted + spooled.dropped > 0) log.info(spooled, 'spooled hook events ingested');
 
