@@ -61,6 +61,8 @@ export const SEND_GUARD_RECHECK_INTERVAL_MS = 150;
 export const SEND_GUARD_RECHECK_WINDOW_MS = 1050;
 /** Title classifier memo size. Entries. */
 export const TITLE_MEMO_ENTRIES = 256;
+/** Memo of normalized window lines (a pane re-polled shows mostly the same lines). Entries. */
+export const LINE_MEMO_ENTRIES = 4096;
 /** Echo of a bad value inside an error message. Characters. */
 export const ERROR_ECHO_CHARS = 200;
 

@@ -1,4 +1,4 @@
-import { MATCH_WINDOW_CHARS, MATCH_WINDOW_LINES } from '../limits.ts';
+import { LINE_MEMO_ENTRIES, MATCH_WINDOW_CHARS, MATCH_WINDOW_LINES } from '../limits.ts';
 import { stripAnsi } from './strip-ansi.ts';
 
 /** One non-blank line of a match window. */
@@ -33,8 +33,23 @@ function isSpace(c: number): boolean {
   );
 }
 
+type NormalizedText = { text: string; indent: number } | null;
+// Why: polls re-read the same bottom lines many times; the memo is bounded and only caches a pure
+// function of the raw line, so results are identical with or without it.
+const lineMemo = new Map<string, NormalizedText>();
+
 /** Normalize one raw line (no newline inside); null when blank. */
 export function normalizeLine(raw: string, offset: number): WindowLine | null {
+  let hit = lineMemo.get(raw);
+  if (hit === undefined) {
+    hit = normalizeText(raw);
+    if (lineMemo.size >= LINE_MEMO_ENTRIES) lineMemo.clear();
+    lineMemo.set(raw, hit);
+  }
+  return hit === null ? null : { text: hit.text, indent: hit.indent, offset };
+}
+
+function normalizeText(raw: string): NormalizedText {
   let end = raw.length;
   while (end > 0 && raw.charCodeAt(end - 1) === 0x0d) end--;
   // Why: a lone CR returns the cursor to column 0 — what follows it is what the line shows now.
@@ -59,7 +74,7 @@ export function normalizeLine(raw: string, offset: number): WindowLine | null {
     stop--;
   }
   if (stop <= start) return null;
-  return { text: line.slice(start, stop).toLowerCase(), indent: lead - from, offset };
+  return { text: line.slice(start, stop).toLowerCase(), indent: lead - from };
 }
 
 /**
