@@ -178,18 +178,15 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
     s.sink.onOutput?.(visible);
   }
 
-  function onSnapshotFrame(s: ClientStream, opcode: number, payload: Uint8Array) {
-    if (opcode === Opcode.SnapshotStart) {
-      const json = decodeJsonPayload(payload);
-      const meta = json.ok ? parseSnapshotMeta(json.value) : json;
-      if (!meta.ok) return reject(meta.reason, meta.detail);
+  function onSnapshotFrame(s: ClientStream, opcode: number, payload: Uint8Array, startMeta?: SnapshotMeta) {
+    if (startMeta) {
       const route: SnapshotRoute =
-        meta.value.requestId !== undefined || s.awaitingRequests > 0
+        startMeta.requestId !== undefined || s.awaitingRequests > 0
           ? 'request'
           : !s.initialDone
             ? 'initial'
             : 'recovery';
-      s.assembly = { route, meta: meta.value, parts: [], bytes: 0 };
+      s.assembly = { route, meta: startMeta, parts: [], bytes: 0 };
       return;
     }
     const a = s.assembly;
@@ -317,6 +314,13 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
         return;
       }
       if (info.gate && !s.grant.has(info.gate)) return counter.reject('not-negotiated', info.name);
+      let startMeta: SnapshotMeta | undefined;
+      if (opcode === Opcode.SnapshotStart) {
+        const json = decodeJsonPayload(payload);
+        const meta = json.ok ? parseSnapshotMeta(json.value) : json;
+        if (!meta.ok) return reject(meta.reason, meta.detail);
+        startMeta = meta.value;
+      }
       counter.accept();
       switch (opcode) {
         case Opcode.Output: {
@@ -336,7 +340,7 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
         case Opcode.SnapshotStart:
         case Opcode.SnapshotChunk:
         case Opcode.SnapshotEnd:
-          return onSnapshotFrame(s, opcode, payload);
+          return onSnapshotFrame(s, opcode, payload, startMeta);
         case Opcode.Error:
           return s.sink.onError?.(decodeTextPayload(payload));
         case Opcode.WriteUnavailable:
