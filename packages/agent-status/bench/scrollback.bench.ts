@@ -13,13 +13,13 @@ const run = (tail: string | readonly string[]) =>
 const asString = await compareInterleaved(
   () => run(bigString),
   () => run(smallString),
-  { samples: 15, iterations: 300, warmup: 3 },
+  { samples: 31, iterations: 300, warmup: 3 },
 );
 reportBench({ name: 'scrollback: 100k vs 1k retained lines (string tail)', ...asString, target: '<= 1.2', unit: 'ns' });
 
 const asArray = await compareInterleaved(
   () => run(bigArray),
   () => run(smallArray),
-  { samples: 15, iterations: 300, warmup: 3 },
+  { samples: 31, iterations: 300, warmup: 3 },
 );
 reportBench({ name: 'scrollback: 100k vs 1k retained lines (array tail)', ...asArray, target: '<= 1.2', unit: 'ns' });
