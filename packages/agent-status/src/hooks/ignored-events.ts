@@ -1,6 +1,13 @@
 import type { AgentId } from '../limits.ts';
 
-const CLAUDE_IGNORED = ['Notification', 'SessionEnd', 'SubagentStart', 'SubagentStop', 'PreCompact'] as const;
+const CLAUDE_IGNORED = [
+  'Notification',
+  'SessionEnd',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'TeammateIdle',
+] as const;
 
 /**
  * Hook events an agent may fire that deliberately produce no status row (a listed ignore, so a
@@ -10,7 +17,8 @@ const CLAUDE_IGNORED = ['Notification', 'SessionEnd', 'SubagentStart', 'Subagent
  */
 export const IGNORED_HOOK_EVENTS: Readonly<Record<AgentId, readonly string[]>> = {
   claude: CLAUDE_IGNORED,
-  codex: [],
+  // Why: the installer registers Codex's subagent events; they carry no lead state (spec §6).
+  codex: ['SubagentStart', 'SubagentStop'],
   gemini: ['Notification', 'SessionStart', 'SessionEnd', 'PreCompress'],
   antigravity: ['PostInvocation'],
   amp: ['session.start'],
@@ -29,7 +37,7 @@ export const IGNORED_HOOK_EVENTS: Readonly<Record<AgentId, readonly string[]>> =
   droid: ['SessionStart', 'SessionEnd', 'SubagentStop', 'PreCompact'],
   'command-code': CLAUDE_IGNORED,
   grok: ['Notification', 'SubagentStart', 'SubagentStop', 'PreCompact'],
-  copilot: [],
+  copilot: ['subagentStart', 'SubagentStop', 'PreCompact'],
   hermes: CLAUDE_IGNORED,
   devin: ['Notification', 'SubagentStart', 'SubagentStop', 'PreCompact'],
   kimi: CLAUDE_IGNORED,
