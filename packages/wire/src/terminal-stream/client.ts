@@ -6,7 +6,7 @@ import { createFrameDecoder, encodeFrame, type FrameRejectReason, ReceiveCounter
 import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
 import { Opcode, opcodeInfo } from './opcodes.ts';
 import { classifyOutput } from './output.ts';
-import { parseOutputSpan, parseTerminalEvent } from './payloads.ts';
+import { parseMetadata, parseOutputSpan, parseResized, parseTerminalEvent } from './payloads.ts';
 import type { ReceivePolicy } from './policy.ts';
 import { parseSnapshotMeta, type SnapshotMeta } from './snapshot-meta.ts';
 
@@ -25,6 +25,10 @@ export interface TerminalStreamSink {
   onEnd?(): void;
   /** The host refused input (needs the `writeUnavailable` grant). */
   onWriteUnavailable?(): void;
+  /** The host's geometry changed (Resized frame). */
+  onResized?(resized: { cols: number; rows: number; displayMode: string; reason: string }): void;
+  /** The pane's metadata changed (Metadata frame). */
+  onMetadata?(metadata: { cwd: string }): void;
 }
 
 /** Options of {@link createTerminalClient}. */
@@ -345,6 +349,25 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
           return s.sink.onError?.(decodeTextPayload(payload));
         case Opcode.WriteUnavailable:
           return s.sink.onWriteUnavailable?.();
+        case Opcode.Resized:
+        case Opcode.Metadata: {
+          const json = decodeJsonPayload(payload);
+          if (!json.ok) return;
+          if (opcode === Opcode.Metadata) {
+            const m = parseMetadata(json.value);
+            if (m.ok) s.sink.onMetadata?.(m.value);
+            return;
+          }
+          const r = parseResized(json.value);
+          if (r.ok)
+            s.sink.onResized?.({
+              cols: r.value.cols,
+              rows: r.value.rows,
+              displayMode: r.value.displayMode,
+              reason: r.value.reason,
+            });
+          return;
+        }
       }
     },
     handleEvent(raw) {

@@ -434,4 +434,20 @@ describe('terminal.multiplex session', () => {
       { opcode: Opcode.Output, seq: 4 },
     ]);
   });
+
+  it('surfaces Resized and Metadata frames to the sink; malformed ones are ignored', async () => {
+    const t = setup();
+    const seen: unknown[] = [];
+    const id = t.client.subscribe({
+      terminal: 'pane',
+      sink: { ...t.sink, onResized: (r) => seen.push(r), onMetadata: (m) => seen.push(m) },
+    });
+    await t.settle();
+    const frame = (opcode: number, value: unknown) =>
+      t.client.receive(encodeFrame({ opcode, streamId: id, seq: 50, payload: encodeJsonPayload(value) }));
+    frame(Opcode.Resized, { cols: 100, rows: 30, displayMode: 'fit', reason: 'driver' });
+    frame(Opcode.Metadata, { cwd: '/tmp' });
+    frame(Opcode.Metadata, { cwd: 5 });
+    expect(seen).toEqual([{ cols: 100, rows: 30, displayMode: 'fit', reason: 'driver' }, { cwd: '/tmp' }]);
+  });
 });
