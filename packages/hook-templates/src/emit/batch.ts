@@ -13,6 +13,13 @@ export const BATCH_CURL = '"%SystemRoot%\\System32\\curl.exe"';
 /** System more, qualified: the batch drain. */
 export const BATCH_MORE = '"%SystemRoot%\\System32\\more.com"';
 
+/**
+ * `1<PORT>` exceeds this iff PORT has more than 5 digits (PORT is digits-only when compared; the
+ * leading 1 avoids cmd's octal reading of a leading 0). Why not `%PORT:~5,1%`: substrings are
+ * unreliable under wine's cmd and unsafe on undefined variables in blocks (#11782).
+ */
+const PORT_LIMIT = `1${'9'.repeat(ENDPOINT_PORT_MAX_DIGITS)}`;
+
 const VALUE_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:/-';
 const ECHO_SAFE_RE = /^[^&|<>^%!()\r\n]+$/;
 
@@ -54,11 +61,17 @@ function protocolLines(out: ProtocolOutput): string[] {
 
 const KEYS = ['PORT', 'TOKEN', 'ENV', 'VERSION', 'TRANSPORT'] as const;
 
-/** §5 endpoint parse with cmd builtins only: FOR variables (never `call`, never `%` on file bytes). */
+/**
+ * §5 endpoint parse with cmd builtins only. File bytes reach the script only through FOR
+ * variables (expanded after cmd's special-character phase) and through `%orca_v:"=#%`, whose
+ * replacement removes every quote before the value is ever parsed; a value is then accepted only
+ * if it is one run of allowed characters. Nothing is `call`ed with file bytes as arguments and no
+ * FOR set nests another FOR's variable (wine's cmd does not expand those).
+ */
 function endpointLines(): string[] {
-  const assign = KEYS.flatMap((k) => [
-    `      if "%%A"=="ORCA_AGENT_HOOK_${k}" set "orca_ep_${k}=%%B"`,
-    `      if "%%A"=="set ORCA_AGENT_HOOK_${k}" set "orca_ep_${k}=%%B"`,
+  const keyLines = KEYS.flatMap((k) => [
+    `  if "%%A"=="ORCA_AGENT_HOOK_${k}" set "orca_k=${k}"`,
+    `  if "%%A"=="set ORCA_AGENT_HOOK_${k}" set "orca_k=${k}"`,
   ]);
   return [
     ...KEYS.map((k) => `set "orca_ep_${k}="`),
@@ -66,14 +79,15 @@ function endpointLines(): string[] {
     'if not exist "%ORCA_AGENT_HOOK_ENDPOINT%" goto :orca_endpoint_done',
     'if exist "%ORCA_AGENT_HOOK_ENDPOINT%\\*" goto :orca_endpoint_done',
     'for /f "usebackq tokens=1,* delims==" %%A in ("%ORCA_AGENT_HOOK_ENDPOINT%") do (',
-    `  if not "%%B"=="" for /f "tokens=1,2 delims=${VALUE_CHARS}" %%X in ("#.%%B") do if "%%Y"=="" (`,
-    ...assign,
-    '  )',
+    '  set "orca_k="',
+    ...keyLines,
+    '  set "orca_v=%%B"',
+    '  call :orca_endpoint_line',
     ')',
     'if not defined orca_ep_PORT goto :orca_endpoint_done',
     'for /f "delims=0123456789" %%D in ("%orca_ep_PORT%") do set "orca_ep_PORT="',
     'if not defined orca_ep_PORT goto :orca_endpoint_done',
-    `if not "%orca_ep_PORT:~${ENDPOINT_PORT_MAX_DIGITS},1%"=="" goto :orca_endpoint_done`,
+    `if 1%orca_ep_PORT% GTR ${PORT_LIMIT} goto :orca_endpoint_done`,
     'if not defined orca_ep_TOKEN goto :orca_endpoint_done',
     'set "ORCA_AGENT_HOOK_PORT=%orca_ep_PORT%"',
     'set "ORCA_AGENT_HOOK_TOKEN=%orca_ep_TOKEN%"',
@@ -83,32 +97,48 @@ function endpointLines(): string[] {
   ];
 }
 
+/** The per-line subroutine of {@link endpointLines} (placed after `exit /b 0`). */
+function endpointSubroutine(): string[] {
+  return [
+    ':orca_endpoint_line',
+    'if not defined orca_k exit /b 0',
+    'if not defined orca_v exit /b 0',
+    'set "orca_v=%orca_v:"=#%"',
+    `for /f "tokens=2 delims=${VALUE_CHARS}" %%X in ("#.%orca_v%") do exit /b 0`,
+    'set "orca_ep_%orca_k%=%orca_v%"',
+    'exit /b 0',
+  ];
+}
+
 function guardLines(): string[] {
   return [
     'if "%ORCA_AGENT_HOOK_PORT%"=="" exit /b 0',
     'if "%ORCA_AGENT_HOOK_TOKEN%"=="" exit /b 0',
     'if "%ORCA_PANE_KEY%"=="" exit /b 0',
     'for /f "delims=0123456789" %%D in ("%ORCA_AGENT_HOOK_PORT%") do exit /b 0',
-    `if not "%ORCA_AGENT_HOOK_PORT:~${ENDPOINT_PORT_MAX_DIGITS},1%"=="" exit /b 0`,
+    `if 1%ORCA_AGENT_HOOK_PORT% GTR ${PORT_LIMIT} exit /b 0`,
   ];
 }
 
-/** Copies of extra fields: `"` stripped, `.` after a trailing `\`, dropped past maxLen (outside blocks, #11782). */
+/**
+ * Copies of extra fields: `"` stripped, `.` appended after a trailing `\` (it would escape curl's
+ * closing quote). Uses only `%VAR:a=b%` replacement, never `%VAR:~n,m%` (see {@link PORT_LIMIT});
+ * so `maxLen` is not enforced in batch (cmd's 8191-char line bounds it).
+ */
 function extraLines(extras: readonly ExtraField[]): string[] {
   return extras.flatMap((x, i) => {
     const v = envName(x.env);
     const name = `orca_extra_${i}`;
     const done = `:orca_extra_${i}_done`;
-    const lines = [
+    return [
       `set "${name}="`,
       `if not defined ${v} goto ${done}`,
       `set "${name}=%${v}:"=%"`,
       `if not defined ${name} goto ${done}`,
-      `if "%${name}:~-1%"=="\\" set "${name}=%${name}%."`,
+      `set "orca_tail=%${name}%*"`,
+      `if not "%orca_tail:\\*=%"=="%orca_tail%" set "${name}=%${name}%."`,
+      done,
     ];
-    if (x.maxLen !== undefined) lines.push(`if not "%${name}:~${x.maxLen},1%"=="" set "${name}="`);
-    lines.push(done);
-    return lines;
   });
 }
 
@@ -174,6 +204,7 @@ export function emitBatch(plan: Plan): string {
         throw new HookTemplatesError('ORCA_HOOKS_UNSUPPORTED_TARGET', `${step.op} is not supported in batch`);
     }
   }
+  if (plan.steps.some((s) => s.op === 'refreshEndpoint')) out.push(...endpointSubroutine());
   out.push(BATCH_DRAIN_LABEL, `${BATCH_MORE} >nul 2>nul`, 'exit /b 0');
   return `${out.join('\r\n')}\r\n`;
 }

@@ -21,6 +21,8 @@ export interface RunOptions {
   cwd?: string;
   /** Harness kill bound (liveness, not a timing assertion), ms. */
   killAfterMs?: number;
+  /** Resolve on process exit (wine: a spawned wineserver may inherit and hold stdout open). */
+  resolveOnExit?: boolean;
 }
 
 /** Spawns argv, writes `input` in one write, then closes stdin (unless held). */
@@ -40,7 +42,7 @@ export function runProcess(argv: readonly string[], opts: RunOptions): Promise<R
       else writeError = e.code ?? e.message;
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 60_000);
-    child.on('close', (code, signal) => {
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
       resolve({
         code,
@@ -50,7 +52,17 @@ export function runProcess(argv: readonly string[], opts: RunOptions): Promise<R
         epipe,
         ...(writeError !== undefined ? { writeError } : {}),
       });
-    });
+    };
+    if (opts.resolveOnExit) {
+      child.on('exit', (code, signal) =>
+        setTimeout(() => {
+          finish(code, signal);
+          child.stdout.destroy();
+          child.stderr.destroy();
+          child.stdin.destroy();
+        }, 300),
+      );
+    } else child.on('close', finish);
     if (opts.input !== undefined && opts.input.length > 0) child.stdin.write(opts.input);
     if (!opts.holdStdin) child.stdin.end();
   });
