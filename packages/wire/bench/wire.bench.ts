@@ -16,6 +16,8 @@ import {
 } from '../src/terminal-stream/index.ts';
 
 const samples = 9;
+/** Untimed rounds before timing, so both sides are JIT-compiled. */
+const warmup = 3;
 
 // 1. Raw Output frame encode + decode vs a plain Buffer copy of the same bytes.
 // Why 48 KiB: an Output payload is capped at TERMINAL_LIMITS.chunkBytes; the spec's 64 KiB would not encode.
@@ -32,7 +34,7 @@ const samples = 9;
     () => {
       for (let i = 0; i < rounds; i++) Buffer.from(payload);
     },
-    { samples },
+    { samples, warmup },
   );
   const gbps = (payload.byteLength * rounds) / c.ours;
   reportBench({
@@ -60,7 +62,7 @@ const samples = 9;
     () => {
       for (let i = 0; i < rounds; i++) JSON.parse(JSON.stringify({ opcode: 1, streamId: 1, seq: i, data: text }));
     },
-    { samples },
+    { samples, warmup },
   );
   reportBench({
     name: 'terminal frame 4 KiB text vs JSON, msg/s',
@@ -111,7 +113,7 @@ const samples = 9;
     ],
   });
   const request = { id: '1', method: 'terminal.show', params: { handle: 'pane-1', scrollbackRows: 10 } };
-  const rounds = 200;
+  const rounds = 1000;
   const c = await compareInterleaved(
     async () => {
       for (let i = 0; i < rounds; i++) {
@@ -131,7 +133,7 @@ const samples = 9;
         JSON.parse(JSON.stringify(response));
       }
     },
-    { samples },
+    { samples, warmup },
   );
   reportBench({
     name: 'RPC encode+validate+decode vs raw JSON, msg/s',

@@ -1,4 +1,5 @@
 import { WireError } from '../errors.ts';
+import { allocFilledByCaller } from '../internal/bytes.ts';
 import { RELAY_LIMITS } from '../limits.ts';
 
 /**
@@ -63,8 +64,9 @@ export function encodeRelayFrame(frame: RelayFrame): Uint8Array {
       { context: { length } },
     );
   }
-  const out = new Uint8Array(RELAY_LIMITS.headerBytes + length);
-  const view = new DataView(out.buffer);
+  // Why: every byte below is written (13 header bytes, then the payload), so no zero-fill is needed.
+  const out = allocFilledByCaller(RELAY_LIMITS.headerBytes + length);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   view.setUint8(0, frame.type);
   view.setUint32(1, frame.seq);
   view.setUint32(5, frame.ack);

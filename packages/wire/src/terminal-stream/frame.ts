@@ -1,4 +1,5 @@
 import { WireError } from '../errors.ts';
+import { allocFilledByCaller } from '../internal/bytes.ts';
 import { TERMINAL_LIMITS } from '../limits.ts';
 import { type Grant, isGrant } from './capabilities.ts';
 import { KNOWN_OPCODES, Opcode, opcodeInfo } from './opcodes.ts';
@@ -69,8 +70,9 @@ export function encodeFrame(frame: TerminalFrame, grant?: Grant): Uint8Array {
     );
   }
   const seq = Number.isFinite(frame.seq) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.floor(frame.seq))) : 0;
-  const out = new Uint8Array(TERMINAL_LIMITS.headerBytes + frame.payload.byteLength);
-  const view = new DataView(out.buffer);
+  // Why: every byte below is written (16 header bytes, then the payload), so no zero-fill is needed.
+  const out = allocFilledByCaller(TERMINAL_LIMITS.headerBytes + frame.payload.byteLength);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   view.setUint8(0, TERMINAL_FRAME_KIND);
   view.setUint8(1, TERMINAL_FRAME_VERSION);
   view.setUint8(2, frame.opcode & 0xff);
