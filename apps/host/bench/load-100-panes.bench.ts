@@ -5,7 +5,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { reportBench } from '@orca/bench';
 import { createHost } from '../src/host/host.ts';
 import { silentLogger } from '../src/host/logger.ts';
@@ -15,7 +14,7 @@ const EVENTS_PER_SEC = 10;
 const SECONDS = Number(process.env.ORCA_BENCH_SECONDS ?? 10);
 const OUTPUT_LOOP = `$|=1; my $l = ("\\e[32mok\\e[0m " . ("x" x 90) . "\\r\\n") x 50; while (1) { print $l; select(undef, undef, undef, 0.1); }`;
 
-const clock = (): number => performance.timeOrigin + performance.now();
+const clock = (): number => Date.now();
 const rssBefore = process.memoryUsage().rss;
 const host = await createHost({
   dataDir: join(mkdtempSync(join(tmpdir(), 'orca-load-')), 'data'),
@@ -47,7 +46,7 @@ const end = Date.now() + Number(seconds) * 1000;
 const seq = new Map(keys.map((k) => [k, 0]));
 function post(key) {
   const n = seq.get(key); seq.set(key, n + 1);
-  const body = JSON.stringify({ paneKey: key, payload: { hook_event_name: n % 2 ? 'Stop' : 'UserPromptSubmit', session_id: 's', t: performance.timeOrigin + performance.now() } });
+  const body = JSON.stringify({ paneKey: key, payload: { hook_event_name: n % 2 ? 'Stop' : 'UserPromptSubmit', session_id: 's', t: Date.now() } });
   inflight++;
   const req = http.request({ host: '127.0.0.1', port, path: '/hook/claude', method: 'POST', agent,
     headers: { 'content-type': 'application/json', 'x-orca-agent-hook-token': token, 'content-length': Buffer.byteLength(body) } },

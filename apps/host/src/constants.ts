@@ -26,6 +26,10 @@ export const PANE_TITLE_HISTORY = 16;
  * within it is folded into one evaluation. Hook events are evaluated at once.
  */
 export const OUTPUT_EVALUATION_DELAY_MS = 100;
+/** Longest a hook-triggered evaluation waits for the emulator to parse earlier output (ms). */
+export const HOOK_EVALUATION_SETTLE_MAX_MS = 20;
+/** Longest an output-triggered evaluation waits for the emulator to catch up (ms). */
+export const OUTPUT_EVALUATION_SETTLE_MAX_MS = 250;
 /** Interval of the slow re-evaluation that notices foreground-process changes without output (ms). */
 export const FOREGROUND_RECHECK_INTERVAL_MS = 2_000;
 /** How long `orca terminal wait` waits when no `--timeout` is given (ms). */

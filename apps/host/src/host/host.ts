@@ -145,6 +145,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let storeClosed = false;
   const live = new Map<string, LivePane>();
   const byPaneKey = new Map<string, LivePane>();
+  const knownAgent = new Map<string, string>();
   const verdictListeners = new Set<(change: VerdictChange) => void>();
   const baseEnv = cleanBaseEnv(opts.baseEnv ?? process.env);
 
@@ -152,7 +153,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const ingestAccepted = (accepted: RelayedEvent): void => {
     const pane = byPaneKey.get(accepted.paneKey);
     const row = pane && pane.exit === null ? pane.status.addHookEvent(accepted) : null;
-    if (pane && row) store.setPaneAgent(pane.record.handle, row.source);
+    if (pane && row && knownAgent.get(pane.record.handle) !== row.source) {
+      knownAgent.set(pane.record.handle, row.source);
+      store.setPaneAgent(pane.record.handle, row.source);
+    }
     store.insertHookRow({
       paneKey: accepted.paneKey,
       connectionId: accepted.connectionId,

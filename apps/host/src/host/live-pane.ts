@@ -3,7 +3,9 @@ import {
   DEFAULT_PANE_COLS,
   DEFAULT_PANE_ROWS,
   FOREGROUND_RECHECK_INTERVAL_MS,
+  HOOK_EVALUATION_SETTLE_MAX_MS,
   OUTPUT_EVALUATION_DELAY_MS,
+  OUTPUT_EVALUATION_SETTLE_MAX_MS,
 } from '../constants.ts';
 import { readForegroundCommand } from '../pane/foreground-probe.ts';
 import { type PaneExit, type PaneProcess, spawnPaneProcess } from '../pane/pane-process.ts';
@@ -69,9 +71,11 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     exitResolve = resolve;
   });
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let evaluating = false;
-  let dirty = false;
-  let dirtyUrgent = false;
+  // Why: evaluations may overlap (a hook must not queue behind an output evaluation waiting for a
+  // lagging emulator); only a result newer than the last published one is published.
+  let started = 0;
+  let published = 0;
+  let inFlight = 0;
 
   const notifyChange = (): void => {
     for (const listener of changeListeners) listener();
@@ -79,30 +83,31 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   const runEvaluation = async (): Promise<void> => {
     const wasUrgent = timerUrgent;
     timer = null;
-    if (evaluating) {
-      dirty = true;
-      dirtyUrgent ||= wasUrgent;
+    timerUrgent = false;
+    if (!wasUrgent && inFlight > 0) {
+      // An evaluation is already running; fold this output into the next one.
+      schedule();
       return;
     }
-    evaluating = true;
+    const generation = ++started;
+    inFlight += 1;
     try {
-      const verdict = await status.evaluate();
-      if (pane.verdict === null || verdictKey(pane.verdict) !== verdictKey(verdict)) {
-        pane.verdict = verdict;
-        opts.onVerdict(pane, verdict);
+      const verdict = await status.evaluate(
+        wasUrgent ? HOOK_EVALUATION_SETTLE_MAX_MS : OUTPUT_EVALUATION_SETTLE_MAX_MS,
+      );
+      if (generation > published) {
+        published = generation;
+        if (pane.verdict === null || verdictKey(pane.verdict) !== verdictKey(verdict)) {
+          pane.verdict = verdict;
+          opts.onVerdict(pane, verdict);
+        }
       }
     } catch (error) {
       opts.onEvaluationError(error);
     } finally {
-      evaluating = false;
+      inFlight -= 1;
     }
     notifyChange();
-    if (dirty) {
-      const urgent = dirtyUrgent;
-      dirty = false;
-      dirtyUrgent = false;
-      schedule(urgent);
-    }
   };
   let timerUrgent = false;
   /** Output and titles are debounced; hook events (`urgent`) are evaluated at once. */

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 
 /**
  * Extracts `tpgid` (field 8) from the text of `/proc/<pid>/stat`. The command name (field 2)
@@ -35,10 +35,12 @@ export function cmdlineToText(cmdline: string): string | null {
  */
 export async function readForegroundCommand(pid: number, procRoot = '/proc'): Promise<string | null> {
   try {
-    const stat = await readFile(`${procRoot}/${pid}/stat`, 'utf8');
+    // Why: /proc reads are in-kernel and take microseconds; async reads queued on libuv's small
+    // thread pool under hundreds of panes and turned into seconds of verdict latency.
+    const stat = readFileSync(`${procRoot}/${pid}/stat`, 'utf8');
     const tpgid = tpgidFromStat(stat);
     if (tpgid === null) return null;
-    const cmdline = await readFile(`${procRoot}/${tpgid}/cmdline`, 'utf8');
+    const cmdline = readFileSync(`${procRoot}/${tpgid}/cmdline`, 'utf8');
     return cmdlineToText(cmdline);
   } catch {
     return null;

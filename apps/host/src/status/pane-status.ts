@@ -46,7 +46,8 @@ export interface PaneStatus {
   /** The agent the pane runs, as learned from its hook events. */
   agent(): AgentId | null;
   evidence(): PaneEvidence;
-  evaluate(): Promise<PaneVerdict>;
+  /** Evaluates once the emulator parsed earlier output, waiting at most `settleMaxMs` for it. */
+  evaluate(settleMaxMs?: number): Promise<PaneVerdict>;
   tuiIdle(opts: { lastOutputAt: number; acceptedPromptThisGeneration: boolean }): ReturnType<typeof evaluateTuiIdle>;
   sendGuard(verdict: PaneVerdict, firstCheckAt: number): ReturnType<typeof evaluateSendGuard>;
   /** Flushes a carried OSC frame at exit. */
@@ -125,8 +126,20 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       };
       return evidence;
     },
-    async evaluate() {
-      await inputs.screen.settled();
+    async evaluate(settleMaxMs) {
+      if (settleMaxMs === undefined) {
+        await inputs.screen.settled();
+      } else {
+        // Why: under heavy output the emulator lags; a hook verdict must not queue behind it.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          inputs.screen.settled(),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, settleMaxMs);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
       return evaluatePane(this.evidence(), { wait: true });
     },
     tuiIdle(opts) {
