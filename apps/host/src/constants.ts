@@ -52,3 +52,6 @@ export const APP_VERSION = '0.0.0';
 
 /** Status rows (hook + OSC) kept in memory per pane for fusion (rows). */
 export const PANE_STATUS_ROWS_KEPT = 64;
+
+/** The byte that detaches `orca attach` (Ctrl-]). */
+export const ATTACH_DETACH_BYTE = 0x1d;

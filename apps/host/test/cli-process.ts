@@ -8,7 +8,8 @@ const require = createRequire(import.meta.url);
 
 /** Path of the `orca` CLI entry (run from source through tsx: the real binary, no build). */
 export const CLI_ENTRY = join(here, '..', 'src', 'cli.ts');
-const TSX_CLI = join(dirname(require.resolve('tsx/package.json')), 'dist', 'cli.mjs');
+/** tsx's CLI (runs the TypeScript entry with the orca-source condition). */
+export const TSX_CLI = join(dirname(require.resolve('tsx/package.json')), 'dist', 'cli.mjs');
 
 /** The result of one `orca` run. */
 export interface CliRun {

@@ -3,6 +3,7 @@ import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { PaneView } from '../host/pane-view.ts';
 import { connectRuntime, type RuntimeClient } from '../rpc/client.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
+import { runAttach } from './attach.ts';
 import { type CliIo, UsageError } from './output.ts';
 import type { GlobalOptions } from './program.ts';
 
@@ -177,6 +178,17 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
       const r = await withClient(globals, (c) => c.call<{ removed: boolean }>('guest.remove', { name }));
       print(r, r.removed ? `removed ${name}` : `no guest ${name}`);
       state.exit = r.removed ? EXIT_OK : EXIT_REFUSED;
+    });
+
+  program
+    .command('attach')
+    .argument('<handle>')
+    .description('interactive attach (raw mode, resize); Ctrl-] detaches')
+    .action(async (handle: string) => {
+      await withClient(globals, async (c) => {
+        await c.call('terminal.show', { handle });
+        state.exit = await runAttach(c, handle, io);
+      });
     });
 
   program

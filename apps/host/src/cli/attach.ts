@@ -1,0 +1,70 @@
+import { createTerminalClient } from '@orca/wire/terminal-stream';
+import { ATTACH_DETACH_BYTE, EXIT_OK, EXIT_REFUSED } from '../constants.ts';
+import type { RuntimeClient } from '../rpc/client.ts';
+import type { CliIo } from './output.ts';
+
+/**
+ * `orca attach HANDLE`: interactive attach over `terminal.multiplex` (`@orca/wire`'s terminal
+ * client): the snapshot, then live output to stdout; stdin in raw mode to the pane; terminal
+ * resizes forwarded; Ctrl-] detaches (exit 0); the pane exiting ends the attach.
+ */
+export async function runAttach(client: RuntimeClient, handle: string, io: CliIo): Promise<number> {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  let done: (code: number) => void = () => undefined;
+  const finished = new Promise<number>((resolve) => {
+    done = resolve;
+  });
+  const terminal = createTerminalClient({
+    type: 'desktop',
+    send: (bytes) => {
+      client.socket.send(bytes, { binary: true });
+      return true;
+    },
+    call: (method, params) => client.stream(method, params, (event) => terminal.handleEvent(event)),
+  });
+  client.socket.on('message', (data, isBinary) => {
+    if (isBinary) terminal.receive(new Uint8Array(data as Buffer));
+  });
+  client.socket.on('close', () => done(EXIT_OK));
+  const viewport = stdout.isTTY ? { cols: stdout.columns, rows: stdout.rows } : undefined;
+  const streamId = terminal.subscribe({
+    terminal: handle,
+    ...(viewport ? { viewport } : {}),
+    sink: {
+      onSnapshot: (s) => {
+        stdout.write(s.route === 'recovery' ? `\x1b[2J\x1b[H${s.data}` : s.data);
+      },
+      onOutput: (text) => {
+        stdout.write(text);
+      },
+      onError: (message) => {
+        io.err(`orca: attach: ${message}`);
+        done(EXIT_REFUSED);
+      },
+      onEnd: () => done(EXIT_OK),
+    },
+  });
+  const onInput = (chunk: Buffer): void => {
+    const at = chunk.indexOf(ATTACH_DETACH_BYTE);
+    if (at >= 0) {
+      if (at > 0) terminal.input(streamId, chunk.subarray(0, at).toString('utf8'));
+      done(EXIT_OK);
+      return;
+    }
+    terminal.input(streamId, chunk.toString('utf8'));
+  };
+  const onResize = (): void => {
+    terminal.resize(streamId, stdout.columns, stdout.rows);
+  };
+  if (stdin.isTTY) stdin.setRawMode(true);
+  stdin.on('data', onInput);
+  stdout.on('resize', onResize);
+  const code = await finished;
+  stdin.off('data', onInput);
+  stdout.off('resize', onResize);
+  if (stdin.isTTY) stdin.setRawMode(false);
+  stdin.pause();
+  terminal.unsubscribe(streamId);
+  return code;
+}
