@@ -1,0 +1,82 @@
+// Pane output delivered to an attached client over the real runtime socket (terminal.multiplex
+// with ackOutput flow control, @orca/wire client) vs @xterm/headless parsing the same bytes alone.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareInterleaved, reportBench } from '@orca/bench';
+import { createTerminalClient } from '@orca/wire/terminal-stream';
+import xtermHeadless from '@xterm/headless';
+import { createHost } from '../src/host/host.ts';
+import { silentLogger } from '../src/host/logger.ts';
+import { connectRuntime } from '../src/rpc/client.ts';
+
+const MB = Number(process.env.ORCA_BENCH_STREAM_MB ?? 16);
+const MARKER = 'END-OF-STREAM-BENCH';
+const line = `\x1b[32mstream\x1b[0m ${'y'.repeat(100)}\n`;
+const text = `${line.repeat(Math.ceil((MB * 1024 * 1024) / line.length))}${MARKER}\n`;
+const root = mkdtempSync(join(tmpdir(), 'orca-stream-'));
+const file = join(root, 'out.txt');
+writeFileSync(file, text);
+
+const host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root });
+const client = await connectRuntime(join(root, 'data'));
+
+async function streamedToClient(): Promise<void> {
+  const pane = host.createPane({ argv: ['/bin/sh', '-c', `read go; cat '${file}'; sleep 30`], cwd: '/' });
+  let tail = '';
+  let subscribed = false;
+  let resolveDone: () => void = () => undefined;
+  const done = new Promise<void>((r) => {
+    resolveDone = r;
+  });
+  const terminal = createTerminalClient({
+    type: 'desktop',
+    send: (bytes) => {
+      client.socket.send(bytes, { binary: true });
+      return true;
+    },
+    call: (method, params) => client.stream(method, params, (event) => terminal.handleEvent(event)),
+  });
+  const onMessage = (data: Buffer, isBinary: boolean): void => {
+    if (isBinary) terminal.receive(new Uint8Array(data));
+  };
+  client.socket.on('message', onMessage);
+  const id = terminal.subscribe({
+    terminal: pane.handle,
+    sink: {
+      onSubscribed: () => {
+        subscribed = true;
+      },
+      onOutput: (t) => {
+        tail = (tail + t).slice(-64);
+        if (tail.includes(MARKER)) resolveDone();
+      },
+    },
+  });
+  while (!subscribed) await new Promise((r) => setTimeout(r, 5));
+  host.send(pane.handle, 'go\r');
+  await done;
+  terminal.unsubscribe(id);
+  client.socket.off('message', onMessage);
+  host.livePane(pane.handle).process.kill('SIGKILL');
+}
+
+async function xtermAlone(): Promise<void> {
+  const term = new xtermHeadless.Terminal({ cols: 120, rows: 40, scrollback: 1000, allowProposedApi: true });
+  for (let i = 0; i < text.length; i += 65_536) term.write(text.slice(i, i + 65_536));
+  await new Promise<void>((resolve) => term.write('', resolve));
+  term.dispose();
+}
+
+const c = await compareInterleaved(streamedToClient, xtermAlone, { samples: 3, warmup: 1 });
+client.close();
+await host.stop();
+const mbps = (ns: number): number => text.length / 1024 / 1024 / (ns / 1e9);
+reportBench({
+  name: `terminal stream ${MB} MB to an attached client (PTY+emulator+multiplex) vs xterm alone`,
+  ours: mbps(c.ours),
+  baseline: mbps(c.baseline),
+  ratio: mbps(c.ours) / mbps(c.baseline),
+  target: '>= 0.5',
+  unit: 'MB/s',
+});
