@@ -1,0 +1,41 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measureMedian, reportBench } from '@orca/bench';
+import { AGENT_IDS } from '../src/agents/sources.ts';
+import { BENCH_SHELL, benchScripts, payloadOf, run } from './support.ts';
+
+// template: the script's own work (env + endpoint file, 1 KiB, curl = a no-op stand-in) minus
+// `sh -c` piping the payload into that stand-in, against `sh -c true`.
+const { dir, scripts } = benchScripts();
+const bin = join(dir, 'noop-bin');
+mkdirSync(bin);
+writeFileSync(join(bin, 'curl'), '#!/bin/sh\ncat >/dev/null\n');
+chmodSync(join(bin, 'curl'), 0o755);
+const endpoint = join(dir, 'endpoint.env');
+writeFileSync(
+  endpoint,
+  'ORCA_AGENT_HOOK_PORT=4711\nORCA_AGENT_HOOK_TOKEN=bench\nORCA_AGENT_HOOK_ENV=bench\nORCA_AGENT_HOOK_VERSION=1\n',
+);
+const payload = payloadOf(1024);
+const env = {
+  PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`,
+  HOME: '/nonexistent',
+  ORCA_AGENT_HOOK_ENDPOINT: endpoint,
+  ORCA_AGENT_HOOK_PORT: '4711',
+  ORCA_AGENT_HOOK_TOKEN: 'bench',
+  ORCA_PANE_KEY: 'bench:0b6e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b',
+};
+const opts = { samples: 11, warmup: 2 };
+const baseline = await measureMedian(() => run([BENCH_SHELL, '-c', 'true'], payload, env), opts);
+const piped = await measureMedian(() => run([BENCH_SHELL, '-c', `${join(bin, 'curl')}`], payload, env), opts);
+for (const agent of AGENT_IDS) {
+  const script = await measureMedian(() => run([BENCH_SHELL, scripts[agent]], payload, env), opts);
+  const ours = Math.max(0, script - piped);
+  reportBench({
+    name: `template ${agent} (script − piped stand-in, /bin/sh)`,
+    ours,
+    baseline,
+    target: '<= 1.5',
+    unit: 'ns',
+  });
+}
