@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { guestBundle } from '@orca/relay/guest';
@@ -48,7 +49,33 @@ describe.skipIf(reason !== null)(
       const home = join(root, 'home');
       const host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home });
       hosts.push(host);
+      // A spooled event left in the guest home (its host was unreachable) is read through the fs bridge at connect.
+      const instance = createHash('sha256').update(host.paths.endpointEnv).digest('hex').slice(0, 12);
+      const spoolDir = join(
+        root,
+        'data',
+        'guests',
+        'netns-g1',
+        '.orca-guest',
+        'agent-hooks',
+        `instance-${instance}`,
+        'spool',
+      );
+      mkdirSync(spoolDir, { recursive: true });
+      const spooledKey = 'tab9:1b4e28ba-2fa1-41d2-883f-0016d3cca427';
+      const spooled = {
+        paneKey: spooledKey,
+        source: 'claude',
+        receivedAt: 1_700_000_000_000,
+        payload: '{"hook_event_name":"Stop"}',
+      };
+      writeFileSync(join(spoolDir, 'pane-x.jsonl'), `${JSON.stringify(spooled)}\n`);
+
       const guest = await host.guests.add('netns', 'g1', { agents: ['claude'] });
+      expect(host.store.hookRows(spooledKey)).toMatchObject([
+        { connectionId: 'netns:g1', receivedAt: 1_700_000_000_000 },
+      ]);
+      expect(readFileSync(join(spoolDir, 'pane-x.jsonl'), 'utf8')).toBe('');
       expect(guest).toMatchObject({ name: 'g1', kind: 'netns', connectionId: 'netns:g1', phase: 'running' });
       const guestHome = guest.home ?? '';
       expect(existsSync(join(guestHome, '.orca', 'agent-hooks', 'claude-hook.sh'))).toBe(true);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { guestBundle } from '@orca/relay/guest';
 import type { RelayedEvent } from '@orca/relay/listener';
 import {
@@ -44,6 +44,36 @@ export interface AddGuestOptions {
   readonly sshArgs?: readonly string[];
 }
 
+type FsData = { ok?: unknown; content?: unknown; entries?: unknown };
+
+/** Reads `<guest endpoint dir>/spool/*.jsonl` through the fs bridge, ingests each line, truncates. */
+async function drainGuestSpool(
+  guest: GuestHandle,
+  ingestSpooled: (line: unknown, connectionId: string) => boolean,
+  log: HostLogger,
+): Promise<void> {
+  const dir = `${posix.dirname(guest.endpointPath)}/spool`;
+  const listing = (await guest.fs.readdir(dir)) as FsData;
+  if (listing.ok !== true || !Array.isArray(listing.entries)) return;
+  let accepted = 0;
+  for (const entry of listing.entries as { name?: unknown; type?: unknown }[]) {
+    if (typeof entry.name !== 'string' || !entry.name.endsWith('.jsonl') || entry.type !== 'file') continue;
+    const path = `${dir}/${entry.name}`;
+    const read = (await guest.fs.readFile(path)) as FsData;
+    if (read.ok !== true || typeof read.content !== 'string') continue;
+    for (const line of read.content.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        if (ingestSpooled(JSON.parse(line), guest.connectionId)) accepted += 1;
+      } catch {
+        // not JSON: dropped
+      }
+    }
+    await guest.fs.writeFile(path, '');
+  }
+  if (accepted > 0) log.info({ guest: guest.connectionId, accepted }, 'guest spool ingested');
+}
+
 /** The host's guests: netns holders, the relay manager, guest-pane argv. */
 export interface GuestRegistry {
   add(kind: GuestKind, name: string, opts?: AddGuestOptions): Promise<GuestInfo>;
@@ -74,6 +104,8 @@ export function createGuestRegistry(opts: {
   hostPort: () => number;
   hostToken: () => string;
   ingest: (event: RelayedEvent) => void;
+  /** A spooled line read from a guest, through the trust boundary with the guest's connectionId. */
+  ingestSpooled: (line: unknown, connectionId: string) => boolean;
   store: Store;
   log: HostLogger;
   now: () => number;
@@ -110,6 +142,7 @@ export function createGuestRegistry(opts: {
         const entry = byConnection.get(guest.connectionId);
         if (!entry) return;
         entry.handle = guest;
+        await drainGuestSpool(guest, opts.ingestSpooled, opts.log);
         if (entry.opts.noHooks) return;
         const reports = await installHooks(
           { home: guest.home, agents: entry.opts.agents ?? ['claude'] },

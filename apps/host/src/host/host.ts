@@ -212,6 +212,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ingest: (event) => {
       if (!stopping) ingestAccepted(event);
     },
+    ingestSpooled: (line, connectionId) => !stopping && ingestSpooled(line, connectionId),
     store,
     log,
     now,
@@ -223,17 +224,19 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     onError: (error) => log.warn({ err: error }, 'command hook failed'),
   });
 
-  const spooled = await drainSpool(paths.spoolDir, (line) => {
+  /** A spooled line from `connectionId` through the trust boundary, keeping its own time. */
+  const ingestSpooled = (line: unknown, connectionId: string): boolean => {
     if (typeof line !== 'object' || line === null) return false;
     const stamped = line as Record<string, unknown>;
-    // Why: a spooled event happened when it was written, not when we read it; keep that time (never in the future).
-    const accepted = acceptRelayed(line, 'local', { now });
+    const accepted = acceptRelayed(line, connectionId, { now });
     if ('drop' in accepted) return false;
+    // Why: a spooled event happened when it was written, not when we read it (never in the future).
     const at =
       typeof stamped.receivedAt === 'number' && Number.isFinite(stamped.receivedAt) ? stamped.receivedAt : now();
     ingestAccepted({ ...accepted, receivedAt: Math.min(Math.max(0, at), now()) });
     return true;
-  });
+  };
+  const spooled = await drainSpool(paths.spoolDir, (line) => ingestSpooled(line, 'local'));
   if (spooled.accepted + spooled.dropped > 0) log.info(spooled, 'spooled hook events ingested');
 
   const requireLive = (handle: string): LivePane => {
