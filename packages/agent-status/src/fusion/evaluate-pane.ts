@@ -91,12 +91,50 @@ function readForeground(e: PaneEvidence, gate: ProbeGate): () => Promise<Foregro
  *   title: { text: '✳ Claude Code', live: true, at: 4000 } });
  * // { status: 'idle', isRunningAgent: true, agentWait: null }
  */
-export async function evaluatePane(e: PaneEvidence, options: EvaluateOptions = {}): Promise<PaneVerdict> {
-  return (await analysePane(e, options)).verdict;
+export function evaluatePane(e: PaneEvidence, options: EvaluateOptions = {}): Promise<PaneVerdict> {
+  // Why: without a probe nothing awaits, so the verdict is decided synchronously and handed back
+  // already resolved; contract violations still surface as a rejection, never a synchronous throw.
+  try {
+    const facts = gatherFacts(e, options);
+    const decided = decide(facts, facts.probed ? undefined : NO_PROBE);
+    if (decided !== NEEDS_FOREGROUND) return Promise.resolve(decided.verdict);
+    return facts.foreground().then((fg) => decideWith(facts, fg).verdict);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** {@link evaluatePane} plus what it derived on the way (for tui-idle and tooling). */
-export async function analysePane(e: PaneEvidence, options: EvaluateOptions = {}): Promise<PaneAnalysis> {
+export function analysePane(e: PaneEvidence, options: EvaluateOptions = {}): Promise<PaneAnalysis> {
+  try {
+    const facts = gatherFacts(e, options);
+    const decided = decide(facts, facts.probed ? undefined : NO_PROBE);
+    if (decided !== NEEDS_FOREGROUND) return Promise.resolve(decided);
+    return facts.foreground().then((fg) => decideWith(facts, fg));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** Everything of one evaluation that does not depend on the foreground process. */
+interface PaneFacts {
+  e: PaneEvidence;
+  wait: boolean;
+  probed: boolean;
+  foreground: () => Promise<ForegroundView>;
+  window: MatchWindow;
+  signal: BlockedSignal | null;
+  title: TitleClass;
+  liveTitle: boolean;
+  explicit: StatusRow | undefined;
+  explicitIsPermission: boolean;
+  titleAsksPermission: boolean;
+  signalHolds: boolean;
+}
+
+const NEEDS_FOREGROUND = Symbol('needs-foreground');
+
+function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
   assertEvidence(e);
   const wait = options.wait ?? true;
   const foreground = readForeground(e, options.gate ?? defaultProbeGate);
@@ -105,67 +143,106 @@ export async function analysePane(e: PaneEvidence, options: EvaluateOptions = {}
   const title = e.title && typeof e.title.text === 'string' ? classifyTitle(e.title.text) : NO_TITLE;
   const liveTitle = e.title !== undefined && e.title.live === true && e.title.restored !== true;
   const titleAt = e.title && typeof e.title.at === 'number' && Number.isFinite(e.title.at) ? e.title.at : null;
-  const base = { window, signal, title, liveTitle, foreground };
-
-  if (e.exited === true) {
-    return { ...base, explicit: undefined, verdict: { status: null, isRunningAgent: false } };
-  }
+  const facts: PaneFacts = {
+    e,
+    wait,
+    probed: Boolean(e.probe),
+    foreground,
+    window,
+    signal,
+    title,
+    liveTitle,
+    explicit: undefined,
+    explicitIsPermission: false,
+    titleAsksPermission: false,
+    signalHolds: false,
+  };
+  if (e.exited === true) return facts;
 
   const rows = validRows(e.rows as readonly unknown[] | undefined);
   const livePermissionTitle = liveTitle && title.status === 'permission';
   const healOnScreen = screenHasContent(e.screen) && signal === null && !livePermissionTitle;
   const explicit = pickExplicitRow(rows, e.now, healOnScreen);
   const explicitIsPermission = explicit !== undefined && isPermissionRow(explicit);
-
-  const titleAsksPermission =
+  facts.explicit = explicit;
+  facts.explicitIsPermission = explicitIsPermission;
+  facts.titleAsksPermission =
     livePermissionTitle &&
     !(explicit && !explicitIsPermission && titleAt !== null && explicit.stateStartedAt > titleAt) &&
     !(explicit && !explicitIsPermission && titleAt === null);
+  facts.signalHolds = signal !== null && holds(signal, e, explicit, title, liveTitle, titleAt);
+  return facts;
+}
 
-  const signalHolds = signal !== null && holds(signal, e, explicit, title, liveTitle, titleAt);
-
-  const result = (status: AgentStatus, isRunningAgent: boolean, agentWait?: AgentWait | null): PaneAnalysis => ({
-    ...base,
-    explicit,
+function analysisOf(
+  f: PaneFacts,
+  status: AgentStatus,
+  isRunningAgent: boolean,
+  agentWait: AgentWait | null | undefined,
+): PaneAnalysis {
+  return {
+    window: f.window,
+    signal: f.signal,
+    title: f.title,
+    liveTitle: f.liveTitle,
+    foreground: f.foreground,
+    explicit: f.explicit,
     verdict: agentWait === undefined ? { status, isRunningAgent } : { status, isRunningAgent, agentWait },
-  });
+  };
+}
+
+function decideWith(f: PaneFacts, fg: ForegroundView): PaneAnalysis {
+  const decided = decide(f, fg);
+  // Why: with the foreground known, decide never asks for it again.
+  if (decided === NEEDS_FOREGROUND) return analysisOf(f, null, fg.agent !== null, undefined);
+  return decided;
+}
+
+/**
+ * The §7 verdict. `fg` is the foreground view when known (no probe → {@link NO_PROBE}); when a rule
+ * needs it and it is not known yet, returns {@link NEEDS_FOREGROUND} and the caller reads the probe.
+ */
+function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | typeof NEEDS_FOREGROUND {
+  const { e, wait, signal, title, explicit, explicitIsPermission } = f;
+  if (e.exited === true) return analysisOf(f, null, false, undefined);
 
   // agentWait for the branches that do not depend on the foreground
   let waitValue: AgentWait | null | undefined;
   if (wait) {
-    if (signalHolds && signal) {
+    if (f.signalHolds && signal) {
       waitValue =
         e.waitBlockedAt === null
           ? { source: 'prompt-text', reason: signal.reason }
           : { source: 'prompt-text', reason: signal.reason, since: e.waitBlockedAt };
-    } else if (titleAsksPermission) waitValue = { source: 'title' };
+    } else if (f.titleAsksPermission) waitValue = { source: 'title' };
     else if (!explicitIsPermission) waitValue = null;
   }
 
-  if (titleAsksPermission || signalHolds) return result('permission', true, waitValue);
+  if (f.titleAsksPermission || f.signalHolds) return analysisOf(f, 'permission', true, waitValue);
 
   if (explicit) {
     const titleVetoes = title.kind === 'shell' || title.kind === 'management';
-    const fg = titleVetoes ? undefined : await foreground();
-    const running = !titleVetoes && fg !== undefined && !fg.shellOwns;
+    if (!titleVetoes && fg === undefined) return NEEDS_FOREGROUND;
+    const view = titleVetoes ? undefined : fg;
+    const running = !titleVetoes && view !== undefined && !view.shellOwns;
     if (wait && explicitIsPermission) {
-      if (fg?.unreadable) waitValue = undefined;
+      if (view?.unreadable) waitValue = undefined;
       else waitValue = running ? { source: 'hook', since: explicit.receivedAt } : null;
     }
-    return result(running ? mapRow(explicit) : null, running, waitValue);
+    return analysisOf(f, running ? mapRow(explicit) : null, running, waitValue);
   }
 
   if (title.status !== null && e.title) {
     const restored = e.title.restored === true;
     const needsProof = title.kind === 'opencode-native' || title.kind === 'activity-only' || restored;
-    if (!needsProof) return result(title.status, true, waitValue);
-    const fg = await foreground();
+    if (!needsProof) return analysisOf(f, title.status, true, waitValue);
+    if (fg === undefined) return NEEDS_FOREGROUND;
     const proven = fg.agent !== null && (!restored || title.agent === null || sameGroup(title.agent, fg.agent));
-    if (proven) return result(title.status, true, waitValue);
+    if (proven) return analysisOf(f, title.status, true, waitValue);
   }
 
-  const fg = await foreground();
-  return result(null, fg.agent !== null, waitValue);
+  if (fg === undefined) return NEEDS_FOREGROUND;
+  return analysisOf(f, null, fg.agent !== null, waitValue);
 }
 
 /** §7 blocked-text authority: does this signal prove a live wait? */

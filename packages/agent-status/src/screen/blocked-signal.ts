@@ -84,27 +84,47 @@ function lastMatch(re: RegExp, text: string, from = 0, to = text.length): { at: 
   return found;
 }
 
+function updateFooter(t: string): boolean {
+  return t.includes('press enter to continue') || t.includes('enter continue · esc skip');
+}
+
+function pressEnterLine(t: string): boolean {
+  PRESS_ENTER.lastIndex = 0;
+  return PRESS_ENTER.test(t);
+}
+
+function confirmFooter(t: string): boolean {
+  return t.includes('press enter to confirm');
+}
+
+// A `head` line then a later (or the same) line passing `tail`: one candidate, pushed to `out`.
+function pairedCandidate(
+  out: Candidate[],
+  lines: readonly WindowLine[],
+  j: Joined,
+  head: string,
+  tail: (t: string) => boolean,
+  reason: BlockedReason,
+): void {
+  if (!j.text.includes(head)) return;
+  let h = -1;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if ((lines[i]?.text ?? '').includes(head)) {
+      h = i;
+      break;
+    }
+  }
+  if (h < 0) return;
+  const e = lastLine(lines, tail, h);
+  if (e >= 0) out.push({ reason, index: e, start: h, rank: 2, from: j.starts[h] ?? 0, to: (j.starts[e] ?? 0) + 1 });
+}
+
 function specificCandidates(lines: readonly WindowLine[], j: Joined): Candidate[] {
   const out: Candidate[] = [];
-  const paired = (head: string, tail: (t: string) => boolean, reason: BlockedReason) => {
-    if (!j.text.includes(head)) return;
-    const h = lastLine(lines, (t) => t.includes(head));
-    if (h < 0) return;
-    const e = lastLine(lines, tail, h);
-    if (e >= 0) out.push({ reason, index: e, start: h, rank: 2, from: j.starts[h] ?? 0, to: (j.starts[e] ?? 0) + 1 });
-  };
-  const pressEnter = (t: string) => {
-    PRESS_ENTER.lastIndex = 0;
-    return PRESS_ENTER.test(t);
-  };
-  paired(
-    'update available',
-    (t) => t.includes('press enter to continue') || t.includes('enter continue · esc skip'),
-    'codex-update-prompt',
-  );
-  paired('choose working directory to', pressEnter, 'codex-cwd-prompt');
-  paired('codex just got an upgrade', pressEnter, 'codex-model-migration-prompt');
-  paired('hooks need review', (t) => t.includes('press enter to confirm'), 'codex-hooks-review-prompt');
+  pairedCandidate(out, lines, j, 'update available', updateFooter, 'codex-update-prompt');
+  pairedCandidate(out, lines, j, 'choose working directory to', pressEnterLine, 'codex-cwd-prompt');
+  pairedCandidate(out, lines, j, 'codex just got an upgrade', pressEnterLine, 'codex-model-migration-prompt');
+  pairedCandidate(out, lines, j, 'hooks need review', confirmFooter, 'codex-hooks-review-prompt');
   const trust = j.text.includes('trust') ? lastMatch(TRUST, j.text) : null;
   if (trust) {
     const rest = j.text.slice(trust.end, trust.end + KEYWORD_AFTER_CHARS);

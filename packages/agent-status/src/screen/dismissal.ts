@@ -10,7 +10,7 @@ function startsWith(line: WindowLine | undefined, prefix: string): boolean {
   return line !== undefined && line.indent <= STARTS_LIMIT && line.text.startsWith(prefix);
 }
 
-function sequence(lines: readonly WindowLine[], from: number, tests: ((l: WindowLine) => boolean)[]): number {
+function sequence(lines: readonly WindowLine[], from: number, tests: readonly LineTest[]): number {
   let step = 0;
   let at = -1;
   for (let i = from; i < lines.length && step < tests.length; i++) {
@@ -24,6 +24,24 @@ function sequence(lines: readonly WindowLine[], from: number, tests: ((l: Window
   return step === tests.length ? at : -1;
 }
 
+type LineTest = (l: WindowLine) => boolean;
+
+// Why: built once; per-call closures cost an allocation (and a name definition under tsx) per poll.
+const CODEX_HEADER: readonly LineTest[] = [
+  (l) => l.text.includes('openai codex'),
+  (l) => l.text.includes('model:'),
+  (l) => l.text.includes('directory:'),
+];
+const ANTIGRAVITY_READY: readonly LineTest[] = [
+  (l) => l.text.includes('antigravity cli'),
+  (l) => l.text.startsWith('gemini'),
+  (l) => l.text === '>',
+];
+const CODEX_CANCEL: readonly LineTest[] = [
+  (l) => startsWith(l, '✗ you canceled the request to run'),
+  (l) => startsWith(l, '■ conversation interrupted'),
+];
+
 /**
  * A live ready prompt strictly below line `after`: the Codex header, Antigravity's ready screen, or
  * Cursor's composer. Returns its last line index or -1.
@@ -32,17 +50,9 @@ export function findReadyPromptBelow(
   lines: readonly WindowLine[],
   after: number,
 ): { kind: ReadyPromptKind; index: number } | null {
-  const codex = sequence(lines, after + 1, [
-    (l) => l.text.includes('openai codex'),
-    (l) => l.text.includes('model:'),
-    (l) => l.text.includes('directory:'),
-  ]);
+  const codex = sequence(lines, after + 1, CODEX_HEADER);
   if (codex >= 0) return { kind: 'codex-header', index: codex };
-  const agy = sequence(lines, after + 1, [
-    (l) => l.text.includes('antigravity cli'),
-    (l) => l.text.startsWith('gemini'),
-    (l) => l.text === '>',
-  ]);
+  const agy = sequence(lines, after + 1, ANTIGRAVITY_READY);
   if (agy >= 0) return { kind: 'antigravity', index: agy };
   let banner = -1;
   for (let i = after + 1; i < lines.length; i++) if (lines[i]?.text.includes('cursor agent')) banner = i;
@@ -68,10 +78,7 @@ export function codexComposerAtBottom(lines: readonly WindowLine[], after: numbe
  * any lines, `■ conversation interrupted`, then a composer at the bottom.
  */
 export function codexCancelBelow(lines: readonly WindowLine[], anchor: number): boolean {
-  const interrupted = sequence(lines, anchor + 1, [
-    (l) => startsWith(l, '✗ you canceled the request to run'),
-    (l) => startsWith(l, '■ conversation interrupted'),
-  ]);
+  const interrupted = sequence(lines, anchor + 1, CODEX_CANCEL);
   if (interrupted < 0) return false;
   return codexComposerAtBottom(lines, interrupted) >= 0;
 }

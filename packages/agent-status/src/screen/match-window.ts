@@ -83,23 +83,9 @@ function normalizeText(raw: string): NormalizedText {
  */
 export function windowFromTail(tail: string | readonly string[]): MatchWindow {
   const lines: WindowLine[] = [];
-  // Collects the lines of `text` bottom-up; true once the window is full.
-  const collect = (text: string, base: number): boolean => {
-    let end = text.length;
-    for (;;) {
-      const nl = end > 0 ? text.lastIndexOf('\n', end - 1) : -1;
-      const line = normalizeLine(text.slice(nl + 1, end), base + nl + 1);
-      if (line) {
-        lines.push(line);
-        if (lines.length >= MATCH_WINDOW_LINES) return true;
-      }
-      if (nl < 0) return false;
-      end = nl;
-    }
-  };
   if (typeof tail === 'string') {
     const base = Math.max(0, tail.length - MATCH_WINDOW_CHARS);
-    collect(tail.slice(base), base);
+    collectBottomUp(lines, tail, base, tail.length, 0);
   } else {
     // Why: array tails are read from the end only (flat cost under any scrollback), so their
     // offsets are negative distances from the tail's end — still increasing downwards.
@@ -108,14 +94,34 @@ export function windowFromTail(tail: string | readonly string[]): MatchWindow {
     for (let i = tail.length - 1; i >= 0 && budget > 0; i--) {
       const piece = tail[i];
       const text = typeof piece === 'string' ? piece : '';
-      const take = text.length > budget ? text.slice(text.length - budget) : text;
-      end -= take.length + 1;
-      budget -= take.length + 1; // the element boundary is a line break
-      if (collect(take, end)) break;
+      const from = text.length > budget ? text.length - budget : 0;
+      const took = text.length - from;
+      end -= took + 1;
+      budget -= took + 1; // the element boundary is a line break
+      if (collectBottomUp(lines, text, from, text.length, end - from)) break;
     }
   }
   lines.reverse();
   return { lines, from: 'tail' };
+}
+
+/**
+ * Push the normalized non-blank lines of `text[from, to)` bottom-up; true once the window is full.
+ * `base + i` is the reported offset of a line starting at index `i` of `text`.
+ */
+function collectBottomUp(lines: WindowLine[], text: string, from: number, to: number, base: number): boolean {
+  let end = to;
+  for (;;) {
+    const nl = end > from ? text.lastIndexOf('\n', end - 1) : -1;
+    const start = nl >= from ? nl + 1 : from;
+    const line = normalizeLine(text.slice(start, end), base + start);
+    if (line) {
+      lines.push(line);
+      if (lines.length >= MATCH_WINDOW_LINES) return true;
+    }
+    if (start === from) return false;
+    end = start - 1;
+  }
 }
 
 /** Window of rendered viewport rows (top→bottom), bounded like a tail. */
