@@ -44,6 +44,11 @@ export interface AddGuestOptions {
   readonly sshArgs?: readonly string[];
 }
 
+/** POSIX single-quoting of one word. */
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
 type FsData = { ok?: unknown; content?: unknown; entries?: unknown };
 
 /** Reads `<guest endpoint dir>/spool/*.jsonl` through the fs bridge, ingests each line, truncates. */
@@ -232,7 +237,8 @@ export function createGuestRegistry(opts: {
         if (!entry.holder) throw refusal('guest_unavailable', `guest ${name} has no namespace holder`);
         return enterArgv(entry.holder.pid, [...envArgs, `HOME=${entry.handle.home}`, ...argv]);
       }
-      return ['ssh', '-tt', ...sshArgs, sshDestination(entry.target), ...envArgs, ...argv];
+      // Why: ssh joins the remote argv with spaces for the remote shell; quote each word.
+      return ['ssh', '-tt', ...sshArgs, sshDestination(entry.target), ...[...envArgs, ...argv].map(shellQuote)];
     },
     disposeAll() {
       manager?.disposeAll();
