@@ -219,6 +219,32 @@ describe.each(shells.map((s) => [s.name, s] as const))('forwarding under %s', (_
     });
   });
 
+  it('command-code recovers empty ORCA_* keys from an ancestor environment', async () => {
+    const token = `recover-${seq++}`;
+    const e = env(token);
+    const strip = ['ORCA_AGENT_HOOK_PORT', 'ORCA_AGENT_HOOK_TOKEN', 'ORCA_PANE_KEY', 'ORCA_TAB_ID']
+      .map((k) => `-u ${k}`)
+      .join(' ');
+    // Why: the intermediate sh keeps the full env in /proc/<pid>/environ; the script itself gets none of it.
+    const r = await runProcess(
+      ['/bin/sh', '-c', `env ${strip} ${shell.argv.join(' ')} '${scripts['command-code']}'; exit $?`],
+      {
+        env: e,
+        input: '{"hook_event_name":"Stop"}',
+      },
+    );
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    const got = server.byToken(token);
+    const fields = Object.fromEntries(
+      decodeFormBody(got[0]?.body ?? Buffer.alloc(0)).map(([k, v]) => [k, v.toString()]),
+    );
+    expect({ n: got.length, paneKey: fields.paneKey, tabId: fields.tabId }).toEqual({
+      n: 1,
+      paneKey: PANE,
+      tabId: 'tab-9',
+    });
+  });
+
   it('a decoy cat first on PATH is never used; capture is complete', async () => {
     const canary = join(tempDir(), 'decoy-ran');
     const token = `decoy-${seq++}`;

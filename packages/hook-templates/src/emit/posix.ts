@@ -58,13 +58,29 @@ function protocolLines(out: ProtocolOutput): string[] {
   ];
 }
 
-function captureLines(step: Extract<Step, { op: 'captureStdin' }>): string[] {
+/**
+ * Outside Orca (no endpoint file named, and PORT, TOKEN or PANE_KEY empty) nothing can be posted
+ * or spooled, so the capture drains without buffering: stdin is still read to EOF exactly once.
+ * Not used where ancestors may supply the env (recoverEnv) or stdin may be held open (bounded).
+ */
+function outsideOrcaDrain(step: Extract<Step, { op: 'captureStdin' }>): string[] {
+  if (step.policy === 'firstJsonValue') return [];
+  const bounded = step.boundedIf !== undefined ? `[ -z "\${${checkEnvName(step.boundedIf)}-}" ] && ` : '';
+  return [
+    `if ${bounded}[ -z "\${ORCA_AGENT_HOOK_ENDPOINT-}" ] && { [ -z "\${ORCA_AGENT_HOOK_PORT-}" ] || [ -z "\${ORCA_AGENT_HOOK_TOKEN-}" ] || [ -z "\${ORCA_PANE_KEY-}" ]; }; then`,
+    `  ${POSIX_STDIN_READER} >/dev/null`,
+    '  exit 0',
+    'fi',
+  ];
+}
+
+function captureLines(step: Extract<Step, { op: 'captureStdin' }>, fastDrain: boolean): string[] {
   const plain = `payload=$(${POSIX_STDIN_READER})`;
   const bounded = [
     `orca_reader=${shSingleQuote(BOUNDED_READER_PY)}`,
     `payload=$([ -d "\${HOME-/nonexistent}" ] || unset HOME; { command -p python3 -c "$orca_reader" || command -p python -c "$orca_reader" || ${POSIX_STDIN_READER}; } 2>/dev/null)`,
   ];
-  const lines: string[] = [];
+  const lines: string[] = fastDrain ? outsideOrcaDrain(step) : [];
   if (step.policy === 'firstJsonValue') lines.push(...bounded);
   else if (step.boundedIf !== undefined) {
     lines.push(
@@ -186,7 +202,7 @@ export function emitPosix(plan: Plan): string {
         out.push(...protocolLines(step.out));
         break;
       case 'captureStdin':
-        out.push(...captureLines(step));
+        out.push(...captureLines(step, plan.target.os === 'posix' && !plan.steps.some((x) => x.op === 'recoverEnv')));
         break;
       case 'skipIf':
         out.push(`[ -z "\${${checkEnvName(step.env)}-}" ] || exit 0`);
