@@ -19,6 +19,7 @@ export interface RelayDecodeResult {
   readonly rejects: readonly RelayReject[];
 }
 
+const EMPTY = new Uint8Array(0);
 const NOTHING: RelayDecodeResult = Object.freeze({ frames: Object.freeze([]), rejects: Object.freeze([]) });
 
 interface Segment {
@@ -52,11 +53,29 @@ export class RelayFrameDecoder {
 
   /** Bytes currently held (a partial header or payload); bounded for oversize frames. */
   get bufferedBytes(): number {
+    this.#sync();
     return this.#buffered;
   }
 
   /** Feeds transport bytes; returns every frame completed and every frame rejected. */
   push(chunk: Uint8Array): RelayDecodeResult {
+    // Why: the hot case (a small chunk that fits the current owned block and completes nothing) is
+    // one bounds check and one copy, with no allocation, so tiny transport chunks stay cheap.
+    const n = chunk.length;
+    const end = this.#fastEnd;
+    if (n <= this.#fastLimit - end) {
+      if (n === 1) this.#fastBytes[end] = chunk[0] ?? 0;
+      else this.#fastBytes.set(chunk, end);
+      this.#fastEnd = end + n;
+      return NOTHING;
+    }
+    this.#sync();
+    const result = this.#pushSlow(chunk);
+    this.#rearm();
+    return result;
+  }
+
+  #pushSlow(chunk: Uint8Array): RelayDecodeResult {
     let input = chunk;
     if (this.#skipRemaining > 0) {
       const skip = Math.min(this.#skipRemaining, input.byteLength);
@@ -71,28 +90,57 @@ export class RelayFrameDecoder {
     return result.frames.length === 0 && result.rejects.length === 0 ? NOTHING : result;
   }
 
+  /** Folds bytes the fast path appended into the tail segment and the buffered count. */
+  #sync(): void {
+    const tail = this.#tail;
+    if (tail === undefined) return;
+    this.#buffered += this.#fastEnd - tail.end;
+    tail.end = this.#fastEnd;
+  }
+
+  /** Re-arms the fast path: appends may fill the tail block up to one byte short of `#needed`. */
+  #rearm(): void {
+    const tail = this.#tail;
+    if (tail === undefined || this.#skipRemaining > 0) {
+      // Why: `#sync` reads `#fastEnd` as the tail's end, so it must stay equal to it while disarmed.
+      this.#fastBytes = EMPTY;
+      this.#fastEnd = tail === undefined ? 0 : tail.end;
+      this.#fastLimit = -1;
+      return;
+    }
+    this.#fastBytes = tail.bytes;
+    this.#fastEnd = tail.end;
+    this.#fastLimit = Math.min(tail.bytes.length, tail.end + (this.#needed - this.#buffered) - 1);
+  }
+
+  /** Fast-path state (see {@link push}): the tail block, its end, and the exclusive append limit. */
+  #fastBytes: Uint8Array = EMPTY;
+  #fastEnd = 0;
+  #fastLimit = -1;
+
   /** Bytes needed before the next frame can complete (header, then header + payload). */
   #needed: number = RELAY_LIMITS.headerBytes;
+  /** The last segment when it is an owned block that still has room; small chunks go there. */
+  #tail: Segment | undefined = undefined;
 
   #append(chunk: Uint8Array): void {
     this.#buffered += chunk.byteLength;
     if (chunk.byteLength >= RELAY_LIMITS.ownedBlockBytes) {
       this.#segments.push({ bytes: chunk, start: 0, end: chunk.byteLength, owned: false });
+      this.#tail = undefined;
       return;
     }
-    const last = this.#segments[this.#segments.length - 1];
-    if (last?.owned && last.bytes.byteLength - last.end >= chunk.byteLength) {
-      if (chunk.byteLength < 16) {
-        for (let i = 0; i < chunk.byteLength; i++) last.bytes[last.end + i] = chunk[i] ?? 0;
-      } else {
-        last.bytes.set(chunk, last.end);
-      }
+    const last = this.#tail;
+    if (last !== undefined && last.bytes.byteLength - last.end >= chunk.byteLength) {
+      last.bytes.set(chunk, last.end);
       last.end += chunk.byteLength;
       return;
     }
     const block = new Uint8Array(RELAY_LIMITS.ownedBlockBytes);
     block.set(chunk, 0);
-    this.#segments.push({ bytes: block, start: 0, end: chunk.byteLength, owned: true });
+    const segment: Segment = { bytes: block, start: 0, end: chunk.byteLength, owned: true };
+    this.#segments.push(segment);
+    this.#tail = segment;
   }
 
   #drain(result: { frames: RelayFrame[]; rejects: RelayReject[] }): void {
@@ -104,12 +152,15 @@ export class RelayFrameDecoder {
       }
       this.#needed = RELAY_LIMITS.headerBytes;
       if (this.#buffered < RELAY_LIMITS.headerBytes) return;
-      const header = this.#peek(RELAY_LIMITS.headerBytes);
-      const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
-      const type = view.getUint8(0);
-      const seq = view.getUint32(1);
-      const ack = view.getUint32(5);
-      const length = view.getUint32(9);
+      const first = this.#segments[this.#head];
+      // Why: a header inside one segment is read in place; only a split header is copied (13 bytes).
+      const contiguous = first !== undefined && first.end - first.start >= RELAY_LIMITS.headerBytes;
+      const header = contiguous ? first.bytes : this.#peek(RELAY_LIMITS.headerBytes);
+      const at = contiguous ? first.start : 0;
+      const type = header[at] ?? 0;
+      const seq = readU32BE(header, at + 1);
+      const ack = readU32BE(header, at + 5);
+      const length = readU32BE(header, at + 9);
       if (length > this.#maxPayloadBytes || !isRelayFrameType(type)) {
         // Why: an oversize or unknown frame is skipped by its length as it streams past, so a
         // hostile length never makes us buffer (or allocate) what it advertises.
@@ -192,4 +243,12 @@ export class RelayFrameDecoder {
     }
     return n - left;
   }
+}
+
+/** Caller guarantees `offset + 4 <= bytes.length`. */
+function readU32BE(bytes: Uint8Array, offset: number): number {
+  return (
+    (bytes[offset] ?? 0) * 0x1000000 +
+    (((bytes[offset + 1] ?? 0) << 16) | ((bytes[offset + 2] ?? 0) << 8) | (bytes[offset + 3] ?? 0))
+  );
 }

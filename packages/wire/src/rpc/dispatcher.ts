@@ -68,6 +68,12 @@ export interface Dispatcher {
   dispatch(raw: string | Uint8Array, options?: DispatchOptions): Promise<RpcSuccess | RpcFailure>;
 }
 
+function newController(parent: AbortSignal | undefined): AbortController {
+  const controller = new AbortController();
+  if (parent?.aborted) controller.abort(parent.reason);
+  return controller;
+}
+
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid argument';
@@ -88,6 +94,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const methods = new Map(options.methods.map((m) => [m.name, m]));
   const runtimeId = options.runtimeId;
   let longPolls = 0;
+  // Why: `.strict()` builds a new schema; make it once per method, not once per call.
+  const strictSchemas = new Map<MethodDefinition<unknown>, z.ZodType>();
+  function paramsSchema(def: MethodDefinition<unknown>, params: z.ZodType): z.ZodType {
+    if (!def.strict || !(params instanceof z.ZodObject)) return params;
+    let strict = strictSchemas.get(def);
+    if (!strict) {
+      strict = params.strict();
+      strictSchemas.set(def, strict);
+    }
+    return strict;
+  }
 
   function mapError(id: string, err: unknown): RpcFailure {
     if (err instanceof z.ZodError) return failure(id, 'invalid_argument', firstIssue(err), runtimeId);
@@ -128,8 +145,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
     let input: unknown;
     if (def.params !== null) {
-      let schema: z.ZodType = def.params;
-      if (def.strict && schema instanceof z.ZodObject) schema = schema.strict();
+      const schema = paramsSchema(def, def.params);
       try {
         const r = schema.safeParse(params ?? {});
         if (!r.success) return failure(id, 'invalid_argument', firstIssue(r.error), runtimeId);
@@ -146,34 +162,36 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         runtimeId,
       );
     }
-    // Why: most handlers never read their signal; an AbortController per call is measurable.
+    // Why: most handlers never read their signal; an AbortController per call is measurable, and
+    // so are per-call closures, so those are only made when a signal or streaming needs them.
+    const parentSignal = dispatchOptions.signal;
     let controller: AbortController | undefined;
-    const ensureController = (): AbortController => {
-      if (!controller) {
-        controller = new AbortController();
-        if (dispatchOptions.signal?.aborted) controller.abort(dispatchOptions.signal.reason);
-      }
-      return controller;
-    };
-    const onAbort = () => ensureController().abort(dispatchOptions.signal?.reason);
-    dispatchOptions.signal?.addEventListener('abort', onAbort, { once: true });
+    let onAbort: (() => void) | undefined;
+    if (parentSignal) {
+      onAbort = () => {
+        controller ??= newController(parentSignal);
+        controller.abort(parentSignal.reason);
+      };
+      parentSignal.addEventListener('abort', onAbort, { once: true });
+    }
     let keepalive: unknown;
-    const scheduleKeepalive = () => {
-      keepalive = clock.setTimeout(() => {
-        dispatchOptions.onEvent?.(KEEPALIVE);
-        scheduleKeepalive();
-      }, RPC_LIMITS.keepaliveIntervalMs);
-    };
     if (streaming) {
+      const scheduleKeepalive = (): void => {
+        keepalive = clock.setTimeout(() => {
+          dispatchOptions.onEvent?.(KEEPALIVE);
+          scheduleKeepalive();
+        }, RPC_LIMITS.keepaliveIntervalMs);
+      };
       longPolls++;
       scheduleKeepalive();
     }
     try {
       const result = await def.handler(input, {
         get signal() {
-          return ensureController().signal;
+          controller ??= newController(parentSignal);
+          return controller.signal;
         },
-        emit: (r) => {
+        emit(r: unknown) {
           if (streaming) dispatchOptions.onEvent?.(streamEvent(id, r, runtimeId));
         },
         meta,
@@ -186,7 +204,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         longPolls--;
         clock.clearTimeout(keepalive);
       }
-      dispatchOptions.signal?.removeEventListener('abort', onAbort);
+      if (onAbort) parentSignal?.removeEventListener('abort', onAbort);
     }
   }
 

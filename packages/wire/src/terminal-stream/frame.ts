@@ -72,14 +72,13 @@ export function encodeFrame(frame: TerminalFrame, grant?: Grant): Uint8Array {
   const seq = Number.isFinite(frame.seq) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.floor(frame.seq))) : 0;
   // Why: every byte below is written (16 header bytes, then the payload), so no zero-fill is needed.
   const out = allocFilledByCaller(TERMINAL_LIMITS.headerBytes + frame.payload.byteLength);
-  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  view.setUint8(0, TERMINAL_FRAME_KIND);
-  view.setUint8(1, TERMINAL_FRAME_VERSION);
-  view.setUint8(2, frame.opcode & 0xff);
-  view.setUint8(3, 0);
-  view.setUint32(4, frame.streamId, true);
-  view.setUint32(8, Math.floor(seq / TWO_32), true);
-  view.setUint32(12, seq >>> 0, true);
+  out[0] = TERMINAL_FRAME_KIND;
+  out[1] = TERMINAL_FRAME_VERSION;
+  out[2] = frame.opcode & 0xff;
+  out[3] = 0;
+  writeU32LE(out, 4, frame.streamId);
+  writeU32LE(out, 8, Math.floor(seq / TWO_32));
+  writeU32LE(out, 12, seq >>> 0);
   out.set(frame.payload, TERMINAL_LIMITS.headerBytes);
   return out;
 }
@@ -94,20 +93,37 @@ export function decodeFrame(
 ): DecodeResult<TerminalFrame> {
   if (!(bytes instanceof Uint8Array) || bytes.byteLength < TERMINAL_LIMITS.headerBytes)
     return { ok: false, reason: 'short' };
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint8(0) !== TERMINAL_FRAME_KIND) return { ok: false, reason: 'bad-kind' };
-  if (view.getUint8(1) !== TERMINAL_FRAME_VERSION) return { ok: false, reason: 'bad-version' };
-  const opcode = view.getUint8(2);
+  if (bytes[0] !== TERMINAL_FRAME_KIND) return { ok: false, reason: 'bad-kind' };
+  if (bytes[1] !== TERMINAL_FRAME_VERSION) return { ok: false, reason: 'bad-version' };
+  const opcode = bytes[2] ?? 0;
   if (!opcodes.has(opcode)) return { ok: false, reason: 'unknown-opcode', detail: String(opcode) };
+  // Why: the payload must be a copy (never a view); every byte is overwritten, so skip the zero-fill.
+  const payload = allocFilledByCaller(bytes.byteLength - TERMINAL_LIMITS.headerBytes);
+  payload.set(bytes.subarray(TERMINAL_LIMITS.headerBytes));
   return {
     ok: true,
     value: {
       opcode,
-      streamId: view.getUint32(4, true),
-      seq: view.getUint32(8, true) * TWO_32 + view.getUint32(12, true),
-      payload: bytes.slice(TERMINAL_LIMITS.headerBytes),
+      streamId: readU32LE(bytes, 4),
+      seq: readU32LE(bytes, 8) * TWO_32 + readU32LE(bytes, 12),
+      payload,
     },
   };
+}
+
+function writeU32LE(out: Uint8Array, offset: number, value: number): void {
+  out[offset] = value & 0xff;
+  out[offset + 1] = (value >>> 8) & 0xff;
+  out[offset + 2] = (value >>> 16) & 0xff;
+  out[offset + 3] = (value >>> 24) & 0xff;
+}
+
+/** Caller guarantees `offset + 4 <= bytes.length`. */
+function readU32LE(bytes: Uint8Array, offset: number): number {
+  return (
+    ((bytes[offset] ?? 0) | ((bytes[offset + 1] ?? 0) << 8) | ((bytes[offset + 2] ?? 0) << 16)) +
+    (bytes[offset + 3] ?? 0) * 0x1000000
+  );
 }
 
 /** Receiver counters. */
