@@ -190,3 +190,57 @@ describe('flat fast path', () => {
     );
   });
 });
+
+describe('clean-frame fast path of decodeOscPayload', () => {
+  it('property: the same payload as the schema for any JSON object body', async () => {
+    const { decodeOscPayload, oscStatusPayloadSchema } = await import('./osc-payload.ts');
+    const value = fc.oneof(
+      fc.constantFrom('working', 'blocked', 'waiting', 'done', 'idle'),
+      fc.string({ maxLength: 200 }),
+      fc.boolean(),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(fc.oneof(fc.integer(), fc.constant('[{')), { maxLength: 3 }),
+    );
+    const key = fc.constantFrom(
+      'state',
+      'prompt',
+      'agentType',
+      'model',
+      'toolName',
+      'toolInput',
+      'interrupted',
+      'lastAssistantMessage',
+      'other',
+      'subagents',
+      '__proto__',
+    );
+    fc.assert(
+      fc.property(fc.dictionary(key, value), fc.boolean(), (obj, nested) => {
+        let deep: unknown[] = [];
+        for (let level = 0; level < 17; level++) deep = [deep];
+        const body = JSON.stringify(nested ? { deep, ...obj } : obj);
+        const got = decodeOscPayload(body);
+        const parsed = oscStatusPayloadSchema.safeParse(JSON.parse(body));
+        if (nested) {
+          expect(got).toBeNull();
+          return;
+        }
+        if (!parsed.success) {
+          expect(got).toBeNull();
+          return;
+        }
+        const { interrupted, ...rest } = parsed.data;
+        const want = interrupted !== undefined && parsed.data.state === 'done' ? parsed.data : rest;
+        expect(got).toEqual(want);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a body with few openers but deep nesting inside strings is not mistaken for deep JSON', async () => {
+    const { decodeOscPayload } = await import('./osc-payload.ts');
+    const prompt = '['.repeat(40);
+    expect(decodeOscPayload(JSON.stringify({ state: 'working', prompt }))).toEqual({ state: 'working', prompt });
+  });
+});

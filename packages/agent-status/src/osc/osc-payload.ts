@@ -48,7 +48,40 @@ export function decodeOscPayload(body: string): OscStatusPayload | null {
     return null;
   }
   // Why: every key and value takes at least one character, so a short body cannot hold too many tokens.
-  return decodeOscPayloadValue(value, body.length <= OSC_MAX_JSON_TOKENS);
+  const tokensKnownWithin = body.length <= OSC_MAX_JSON_TOKENS;
+  if (tokensKnownWithin) {
+    const clean = cleanFlatPayload(value);
+    if (clean !== undefined) return clean;
+  }
+  return decodeOscPayloadValue(value, tokensKnownWithin);
+}
+
+/**
+ * The common frame, decided without copying: a freshly parsed object whose own keys are all known
+ * flat fields, each valid, with `state` present and `interrupted` only on `done`. Then the
+ * validated payload (see {@link decodeFlatPayload}) has exactly its keys and values, so the parsed
+ * object itself is the result. `undefined` = anything else; ask the full decoder.
+ */
+function cleanFlatPayload(value: unknown): OscStatusPayload | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  let hasState = false;
+  let interrupted = false;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) return undefined;
+    const v = record[key];
+    if (key === 'state') {
+      if (!STATES.has(v)) return undefined;
+      hasState = true;
+    } else if (key === 'interrupted') {
+      if (typeof v !== 'boolean') return undefined;
+      interrupted = true;
+    } else if (Object.hasOwn(FLAT_STRING_CAPS, key)) {
+      if (typeof v !== 'string' || v.length > (FLAT_STRING_CAPS[key] ?? 0)) return undefined;
+    } else return undefined;
+  }
+  if (!hasState || (interrupted && record.state !== 'done')) return undefined;
+  return record as OscStatusPayload;
 }
 
 /** Validate an already-parsed OSC payload value (token limit + schema); null when invalid. */
@@ -107,6 +140,13 @@ export function decodeFlatPayload(value: unknown): OscStatusPayload | null | und
 
 // Why: a guard before JSON.parse so a hostile 64 KiB of `[` costs one linear pass, not a deep parse.
 function withinDepth(body: string): boolean {
+  // Why: depth never exceeds the number of openers, so a body with few `[`/`{` needs no scan.
+  if (
+    countUpTo(body, '{', OSC_MAX_JSON_DEPTH + 1) + countUpTo(body, '[', OSC_MAX_JSON_DEPTH + 1) <=
+    OSC_MAX_JSON_DEPTH
+  ) {
+    return true;
+  }
   let depth = 0;
   let inString = false;
   for (let i = 0; i < body.length; i++) {
@@ -121,6 +161,12 @@ function withinDepth(body: string): boolean {
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return true;
+}
+
+function countUpTo(text: string, needle: string, max: number): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i >= 0 && n < max; i = text.indexOf(needle, i + 1)) n++;
+  return n;
 }
 
 function countTokens(root: unknown): number {
