@@ -2,6 +2,7 @@ import { WireError } from '../errors.ts';
 import { allocFilledByCaller } from '../internal/bytes.ts';
 import { TERMINAL_LIMITS } from '../limits.ts';
 import { type Grant, isGrant } from './capabilities.ts';
+import { encodeTextPayload } from './json-payload.ts';
 import { KNOWN_OPCODES, Opcode, opcodeInfo } from './opcodes.ts';
 
 /** First header byte of every terminal frame. */
@@ -51,36 +52,73 @@ const TEXT_PAYLOAD_OPCODES: ReadonlySet<number> = new Set([Opcode.Output, Opcode
  * const bytes = encodeFrame({ opcode: Opcode.Input, streamId: 1, seq: 0, payload: new TextEncoder().encode('ls\r') });
  */
 export function encodeFrame(frame: TerminalFrame, grant?: Grant): Uint8Array {
-  const info = opcodeInfo(frame.opcode);
-  if (info?.gate && !(isGrant(grant) && grant.has(info.gate))) {
-    throw new WireError('ORCA_WIRE_NOT_NEGOTIATED', `opcode ${info.name} needs capability ${info.gate}, not granted`, {
-      context: { opcode: frame.opcode, capability: info.gate },
-    });
-  }
-  if (!Number.isInteger(frame.streamId) || frame.streamId < 0 || frame.streamId >= TWO_32) {
-    throw new WireError('ORCA_WIRE_BAD_STREAM_ID', `streamId must be an integer 0…2^32-1, got ${frame.streamId}`, {
-      context: { streamId: frame.streamId },
-    });
-  }
-  if (TEXT_PAYLOAD_OPCODES.has(frame.opcode) && frame.payload.byteLength > TERMINAL_LIMITS.chunkBytes) {
-    throw new WireError(
-      'ORCA_WIRE_FRAME_TOO_LARGE',
-      `text payload is ${frame.payload.byteLength} bytes, the limit is ${TERMINAL_LIMITS.chunkBytes}`,
-      { context: { length: frame.payload.byteLength } },
-    );
-  }
-  const seq = Number.isFinite(frame.seq) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.floor(frame.seq))) : 0;
+  checkFrame(frame.opcode, frame.streamId, frame.payload.byteLength, grant);
   // Why: every byte below is written (16 header bytes, then the payload), so no zero-fill is needed.
   const out = allocFilledByCaller(TERMINAL_LIMITS.headerBytes + frame.payload.byteLength);
-  out[0] = TERMINAL_FRAME_KIND;
-  out[1] = TERMINAL_FRAME_VERSION;
-  out[2] = frame.opcode & 0xff;
-  out[3] = 0;
-  writeU32LE(out, 4, frame.streamId);
-  writeU32LE(out, 8, Math.floor(seq / TWO_32));
-  writeU32LE(out, 12, seq >>> 0);
+  writeHeader(out, frame.opcode, frame.streamId, frame.seq);
   out.set(frame.payload, TERMINAL_LIMITS.headerBytes);
   return out;
+}
+
+/**
+ * Encodes a frame whose payload is `text` as UTF-8: the same bytes and the same `WireError`s as
+ * `encodeFrame({ opcode, streamId, seq, payload: encodeTextPayload(text) }, grant)`, but the text
+ * is written straight into the frame (one allocation, no intermediate payload copy).
+ *
+ * @example
+ * const bytes = encodeTextFrame(Opcode.Output, 1, 5, 'hello');
+ */
+export function encodeTextFrame(
+  opcode: number,
+  streamId: number,
+  seq: number,
+  text: string,
+  grant?: Grant,
+): Uint8Array {
+  if (typeof Buffer !== 'function')
+    return encodeFrame({ opcode, streamId, seq, payload: encodeTextPayload(text) }, grant);
+  const length = Buffer.byteLength(text, 'utf8');
+  checkFrame(opcode, streamId, length, grant);
+  // Why: the header and `length` UTF-8 bytes fill it completely, so no zero-fill is needed.
+  const buffer = Buffer.allocUnsafeSlow(TERMINAL_LIMITS.headerBytes + length);
+  buffer.write(text, TERMINAL_LIMITS.headerBytes, length, 'utf8');
+  const out = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  writeHeader(out, opcode, streamId, seq);
+  return out;
+}
+
+/** The caller-bug checks shared by the encoders (see {@link encodeFrame}). */
+function checkFrame(opcode: number, streamId: number, payloadBytes: number, grant: Grant | undefined): void {
+  const info = opcodeInfo(opcode);
+  if (info?.gate && !(isGrant(grant) && grant.has(info.gate))) {
+    throw new WireError('ORCA_WIRE_NOT_NEGOTIATED', `opcode ${info.name} needs capability ${info.gate}, not granted`, {
+      context: { opcode, capability: info.gate },
+    });
+  }
+  if (!Number.isInteger(streamId) || streamId < 0 || streamId >= TWO_32) {
+    throw new WireError('ORCA_WIRE_BAD_STREAM_ID', `streamId must be an integer 0…2^32-1, got ${streamId}`, {
+      context: { streamId },
+    });
+  }
+  if (TEXT_PAYLOAD_OPCODES.has(opcode) && payloadBytes > TERMINAL_LIMITS.chunkBytes) {
+    throw new WireError(
+      'ORCA_WIRE_FRAME_TOO_LARGE',
+      `text payload is ${payloadBytes} bytes, the limit is ${TERMINAL_LIMITS.chunkBytes}`,
+      { context: { length: payloadBytes } },
+    );
+  }
+}
+
+/** Writes the 16-byte header; `seq` is clamped to `max(0, floor(seq))` (non-finite → 0). */
+function writeHeader(out: Uint8Array, opcode: number, streamId: number, rawSeq: number): void {
+  const seq = Number.isFinite(rawSeq) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.floor(rawSeq))) : 0;
+  out[0] = TERMINAL_FRAME_KIND;
+  out[1] = TERMINAL_FRAME_VERSION;
+  out[2] = opcode & 0xff;
+  out[3] = 0;
+  writeU32LE(out, 4, streamId);
+  writeU32LE(out, 8, Math.floor(seq / TWO_32));
+  writeU32LE(out, 12, seq >>> 0);
 }
 
 /**

@@ -6,12 +6,13 @@ import { FlowControl } from './flow-control.ts';
 import {
   createFrameDecoder,
   encodeFrame,
+  encodeTextFrame,
   type FrameDecoder,
   type FrameRejectReason,
   ReceiveCounter,
   type ReceiveStats,
 } from './frame.ts';
-import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
+import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload } from './json-payload.ts';
 import { Opcode, opcodeInfo } from './opcodes.ts';
 import { splitOutput } from './output.ts';
 import {
@@ -136,7 +137,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
     const data = screen?.data ?? '';
     if (data.length > 0) {
       for (const chunk of splitOutput(data, data.length)) {
-        if (!frame(Opcode.SnapshotChunk, stream.id, ++cursor, encodeTextPayload(chunk.text))) return false;
+        if (!send(encodeTextFrame(Opcode.SnapshotChunk, stream.id, ++cursor, chunk.text))) return false;
       }
     }
     return frame(Opcode.SnapshotEnd, stream.id, ++cursor, new Uint8Array(0));
@@ -148,13 +149,13 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
     // Why: paused output is discarded but still advances seq, so the client sees a gap and resyncs.
     if (stream.paused) return;
     for (const chunk of splitOutput(text, stream.outputSeq)) {
-      const payload = encodeTextPayload(chunk.text);
-      const bytes = encodeFrame({ opcode: Opcode.Output, streamId: stream.id, seq: chunk.seq, payload });
+      const bytes = encodeTextFrame(Opcode.Output, stream.id, chunk.seq, chunk.text);
+      const payloadBytes = bytes.byteLength - TERMINAL_LIMITS.headerBytes;
       if (!stream.grant.has('ackOutput')) {
         if (!send(bytes)) return;
         continue;
       }
-      const decision = flow.offer(stream.id, payload.byteLength, bytes);
+      const decision = flow.offer(stream.id, payloadBytes, bytes);
       if (decision === 'send' && !send(bytes)) return;
       if (decision === 'overflow') {
         // Why: the client cannot catch up from a dropped queue; a recovery snapshot resyncs it.

@@ -40,6 +40,7 @@ export {
   type DecodeResult,
   decodeFrame,
   encodeFrame,
+  encodeTextFrame,
   FRAME_REJECT_REASONS,
   type FrameDecoder,
   type FrameRejectReason,
