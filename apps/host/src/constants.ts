@@ -45,7 +45,7 @@ export const HOOK_TOKEN_BYTES = 16;
 export const RPC_TCP_TOKEN_BYTES = 24;
 
 /** Upper bound on how long `orca demo` may run before it gives up (ms). */
-export const DEMO_TIMEOUT_MS = 60_000;
+export const DEMO_TIMEOUT_MS = 120_000;
 
 /** Version of this app, reported by `status.get` and `runtime.json`. */
 export const APP_VERSION = '0.0.0';

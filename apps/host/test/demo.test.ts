@@ -4,7 +4,7 @@ import { runOrca } from './cli-process.ts';
 
 describe('orca demo (the real CLI, real PTY, real generated hook scripts through real curl)', () => {
   it('prints each verdict change, refuses an injection at the approval menu with zero bytes, exits 0', async () => {
-    const run = await runOrca(['--json', 'demo'], { timeoutMs: 90_000 });
+    const run = await runOrca(['--json', 'demo'], { timeoutMs: 150_000 });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const events = run.stdout
@@ -25,5 +25,5 @@ describe('orca demo (the real CLI, real PTY, real generated hook scripts through
     ]);
     expect(events.at(-2)).toEqual({ kind: 'exit', code: 0, signal: null });
     expect(events.at(-1)).toMatchObject({ kind: 'done', ok: true, hookEvents: 6 });
-  });
+  }, 180_000);
 });

@@ -7,7 +7,7 @@ import type { PaneView } from '../src/host/pane-view.ts';
 import { connectRuntime } from '../src/rpc/client.ts';
 import { runOrca, startOrca } from './cli-process.ts';
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 150): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 400): Promise<T> {
   for (let i = 0; i < tries; i += 1) {
     const value = await probe();
     if (value !== undefined) return value;
