@@ -1,6 +1,13 @@
-import { createDispatcher, type Dispatcher, defineMethod, parseRequest } from '@orca/wire/rpc';
+import {
+  createDispatcher,
+  DEFAULT_PASS_THROUGH_CODES,
+  type Dispatcher,
+  defineMethod,
+  parseRequest,
+} from '@orca/wire/rpc';
 import { createTerminalHost, type TerminalBackend, type TerminalHost } from '@orca/wire/terminal-stream';
 import { z } from 'zod';
+import { REFUSAL_CODES } from '../errors.ts';
 import type { Host } from '../host/host.ts';
 import { runtimeMethods } from './methods.ts';
 import { type RpcConnection, type RpcSocketServer, startRpcSocketServer } from './socket-server.ts';
@@ -92,7 +99,11 @@ export async function startRuntimeServer(
   const dispatcherFor = (conn: RpcConnection): Dispatcher => {
     let dispatcher = dispatchers.get(conn);
     if (!dispatcher) {
-      dispatcher = createDispatcher({ runtimeId: opts.runtimeId, methods: [...baseMethods, multiplexFor(conn)] });
+      dispatcher = createDispatcher({
+        runtimeId: opts.runtimeId,
+        methods: [...baseMethods, multiplexFor(conn)],
+        passThroughCodes: [...new Set([...DEFAULT_PASS_THROUGH_CODES, ...REFUSAL_CODES])],
+      });
       dispatchers.set(conn, dispatcher);
     }
     return dispatcher;
