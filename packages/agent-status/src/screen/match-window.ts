@@ -85,7 +85,10 @@ export function windowFromTail(tail: string | readonly string[]): MatchWindow {
   const lines: WindowLine[] = [];
   if (typeof tail === 'string') {
     const base = Math.max(0, tail.length - MATCH_WINDOW_CHARS);
-    collectBottomUp(lines, tail, base, tail.length, 0);
+    // Why: search the bounded slice only — a backwards search on the whole tail could run through
+    // megabytes of one long line before the bound.
+    const text = base > 0 ? tail.slice(base) : tail;
+    collectBottomUp(lines, text, base);
   } else {
     // Why: array tails are read from the end only (flat cost under any scrollback), so their
     // offsets are negative distances from the tail's end — still increasing downwards.
@@ -94,11 +97,10 @@ export function windowFromTail(tail: string | readonly string[]): MatchWindow {
     for (let i = tail.length - 1; i >= 0 && budget > 0; i--) {
       const piece = tail[i];
       const text = typeof piece === 'string' ? piece : '';
-      const from = text.length > budget ? text.length - budget : 0;
-      const took = text.length - from;
-      end -= took + 1;
-      budget -= took + 1; // the element boundary is a line break
-      if (collectBottomUp(lines, text, from, text.length, end - from)) break;
+      const take = text.length > budget ? text.slice(text.length - budget) : text;
+      end -= take.length + 1;
+      budget -= take.length + 1; // the element boundary is a line break
+      if (collectBottomUp(lines, take, end)) break;
     }
   }
   lines.reverse();
@@ -106,21 +108,20 @@ export function windowFromTail(tail: string | readonly string[]): MatchWindow {
 }
 
 /**
- * Push the normalized non-blank lines of `text[from, to)` bottom-up; true once the window is full.
+ * Push the normalized non-blank lines of `text` bottom-up; true once the window is full.
  * `base + i` is the reported offset of a line starting at index `i` of `text`.
  */
-function collectBottomUp(lines: WindowLine[], text: string, from: number, to: number, base: number): boolean {
-  let end = to;
+function collectBottomUp(lines: WindowLine[], text: string, base: number): boolean {
+  let end = text.length;
   for (;;) {
-    const nl = end > from ? text.lastIndexOf('\n', end - 1) : -1;
-    const start = nl >= from ? nl + 1 : from;
-    const line = normalizeLine(text.slice(start, end), base + start);
+    const nl = end > 0 ? text.lastIndexOf('\n', end - 1) : -1;
+    const line = normalizeLine(text.slice(nl + 1, end), base + nl + 1);
     if (line) {
       lines.push(line);
       if (lines.length >= MATCH_WINDOW_LINES) return true;
     }
-    if (start === from) return false;
-    end = start - 1;
+    if (nl < 0) return false;
+    end = nl;
   }
 }
 
