@@ -21,3 +21,11 @@ export function floorOf(name: string, group: string): number {
   // nothing of ours until ARCHITECTURE.md (and this table) give it a floor.
   return group === 'apps' ? 3 : 1;
 }
+
+/**
+ * Narrower rules than the floors where ARCHITECTURE.md names them: `@orca/relay` (floor 2) may
+ * import `@orca/wire` and no other floor-1 package.
+ */
+export const ALLOWED_INTERNAL_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  '@orca/relay': ['@orca/wire'],
+};

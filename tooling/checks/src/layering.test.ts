@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -132,6 +133,60 @@ describe('checkLayering and tooling', () => {
     expect(checkLayering(root).map((v) => [v.rule, v.file])).toEqual([
       ['upward-import', 'packages/wire/src/index.ts'],
       ['undeclared-dependency', 'packages/wire/src/index.ts'],
+    ]);
+  });
+});
+
+describe('checkLayering sees every import form', () => {
+  const forms: Record<string, string> = {
+    'export-star-as.ts': "export * as h from '@orca/host';\n",
+    'after-regex.ts': "const r = /`/;\nexport { r };\nimport '@orca/host';\n",
+    'vi-import-actual.test.ts': "await vi.importActual('@orca/host');\n",
+    'vi-mock.test.ts': "vi.mock('@orca/host');\n",
+    'create-require.ts':
+      "import { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('@orca/host');\n",
+    'require.cts': "const h = require('@orca/host');\nexport = h;\n",
+    'require-resolve.ts': "require.resolve('@orca/host');\n",
+    'meta-resolve.mts': "import.meta.resolve('@orca/host');\n",
+    'import-equals.ts': "import h = require('@orca/host');\nexport { h };\n",
+    'import-type-node.ts': "export type H = import('@orca/host').Host;\n",
+    'template-import.ts': 'export const load = (n: string) => import(`@orca/host/${n}`);\n',
+    'types.d.ts': "declare module 'x' { export * from '@orca/host'; }\n",
+    'fixtures/helper.ts': "export * from '@orca/host';\n",
+  };
+
+  it.each(Object.entries(forms))('%s', (file, text) => {
+    const root = workspaceWith({ [`src/${file}`]: text }, { '@orca/host': 'workspace:^' });
+    expect(
+      checkLayering(root)
+        .filter((v) => v.specifier.startsWith('@orca/host'))
+        .map((v) => [v.rule, v.file]),
+    ).toEqual([['upward-import', `packages/wire/src/${file}`]]);
+  });
+
+  it('a reference path and a worker URL that leave the package are caught', () => {
+    const root = workspaceWith({
+      'src/ref.ts': '/// <reference path="../../relay/src/x.ts" />\nexport {};\n',
+      'src/worker.ts': "new Worker(new URL('../../relay/src/x.ts', import.meta.url));\n",
+    });
+    expect(checkLayering(root).map((v) => [v.rule, v.file])).toEqual([
+      ['escaping-relative-import', 'packages/wire/src/ref.ts'],
+      ['escaping-relative-import', 'packages/wire/src/worker.ts'],
+    ]);
+  });
+
+  it('@orca/relay may import @orca/wire but no other floor-1 package', () => {
+    const root = workspaceWith({ 'src/index.ts': 'export {};\n' });
+    writeFileSync(
+      path.join(root, 'packages/relay/src/status.ts'),
+      "import { x } from '@orca/agent-status';\nexport { x };\n",
+    );
+    const relayManifest = path.join(root, 'packages/relay/package.json');
+    const manifest = JSON.parse(readFileSync(relayManifest, 'utf8'));
+    manifest.dependencies['@orca/agent-status'] = 'workspace:^';
+    writeFileSync(relayManifest, JSON.stringify(manifest));
+    expect(checkLayering(root).map((v) => v.message)).toEqual([
+      "packages/relay/src/status.ts imports '@orca/agent-status' (floor 1) from @orca/relay (floor 2); ARCHITECTURE.md lets @orca/relay import only @orca/wire",
     ]);
   });
 });

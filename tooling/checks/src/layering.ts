@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { floorOf } from './floors.ts';
+import { ALLOWED_INTERNAL_IMPORTS, floorOf } from './floors.ts';
 import { isBuiltin, packageNameOf, readImports, subpathOf } from './imports.ts';
 import { listSourceFiles, listWorkspacePackages, type WorkspacePackage } from './workspace.ts';
 
@@ -15,7 +15,7 @@ export interface LayeringViolation {
 }
 
 // Why: test files, benches and build configs may use devDependencies; shipped code may not.
-const DEV_ONLY_FILE = /(\.test\.|\.bench\.|(^|\/)(test|bench|tests)\/|^[^/]+\.config\.)/;
+const DEV_ONLY_FILE = /(\.test\.|\.bench\.|(^|\/)(test|bench|tests|fixtures)\/|^[^/]+\.config\.)/;
 
 function declared(manifest: Record<string, unknown>, field: string): Set<string> {
   const value = manifest[field];
@@ -39,7 +39,7 @@ function checkFile(
   const devOnly = DEV_ONLY_FILE.test(file);
   const myFloor = floorOf(pkg.name, pkg.group);
 
-  for (const specifier of readImports(source)) {
+  for (const specifier of readImports(source, file)) {
     if (specifier.startsWith('.') || specifier.startsWith('/')) {
       const target = path.resolve(root, pkg.dir, path.dirname(file), specifier);
       const packageRoot = path.resolve(root, pkg.dir);
@@ -60,16 +60,22 @@ function checkFile(
       const targetFloor = floorOf(target.name, target.group);
       // Why: tooling (presets, bench kit) sits under every floor but may only be used by
       // configs, tests and benches; shipped code importing it is reported like an upward import.
-      const pointsUp =
+      const allowList = ALLOWED_INTERNAL_IMPORTS[pkg.name];
+      const upMessage =
         target.group === 'tooling'
-          ? !(devOnly || pkg.group === 'tooling' || pkg.group === 'tests')
-          : targetFloor >= myFloor;
-      if (pointsUp) {
+          ? !(devOnly || pkg.group === 'tooling' || pkg.group === 'tests') &&
+            `tooling is for configs, tests and benches only`
+          : targetFloor >= myFloor
+            ? `imports must point down`
+            : allowList !== undefined &&
+              !allowList.includes(target.name) &&
+              `ARCHITECTURE.md lets ${pkg.name} import only ${allowList.join(', ')}`;
+      if (upMessage) {
         violations.push({
           rule: 'upward-import',
           file: where,
           specifier,
-          message: `${where} imports '${specifier}' (floor ${targetFloor}) from ${pkg.name} (floor ${myFloor}); imports must point down`,
+          message: `${where} imports '${specifier}' (floor ${targetFloor}) from ${pkg.name} (floor ${myFloor}); ${upMessage}`,
         });
       }
       const sub = subpathOf(specifier);

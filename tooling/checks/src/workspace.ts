@@ -28,16 +28,17 @@ export function listWorkspacePackages(root: string): WorkspacePackage[] {
 }
 
 const SOURCE_EXTENSIONS = /\.(c|m)?(t|j)sx?$/;
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'fixtures', '.turbo', 'coverage']);
+// Why: `.cache` holds tests/wire-compat's extracted old releases (another package's history).
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.turbo', '.git', '.cache', 'coverage']);
 
-/** Source files of a package (relative paths), skipping build output and fixtures. */
+/** Source files of a package (relative paths, `.d.ts` and fixtures included), skipping build output. */
 export function listSourceFiles(packageDir: string): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(path.join(dir, entry.name));
-      } else if (SOURCE_EXTENSIONS.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+        if (!SKIPPED_DIRS.has(entry.name)) walk(path.join(dir, entry.name));
+      } else if (SOURCE_EXTENSIONS.test(entry.name)) {
         out.push(path.relative(packageDir, path.join(dir, entry.name)));
       }
     }
