@@ -42,14 +42,17 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** Cuts `bytes` at the given sizes (cycled), mixing 1-byte, small and ≥ 4 KiB chunks. */
+/** Cuts `bytes` at the given sizes (cycled), mixing empty, 1-byte, small and ≥ 4 KiB chunks. */
 function split(bytes: Uint8Array, sizes: number[]): Uint8Array[] {
   const out: Uint8Array[] = [];
   let at = 0;
   for (let i = 0; at < bytes.length; i++) {
-    const size = Math.max(0, sizes[i % sizes.length] ?? 1);
-    out.push(bytes.subarray(at, at + size));
-    at += size;
+    const size = sizes[i % sizes.length] ?? 1;
+    // Why: a 0 size pushes an empty chunk and then one byte, so the split always makes progress.
+    if (size === 0) out.push(bytes.subarray(at, at));
+    const step = Math.max(1, size);
+    out.push(bytes.subarray(at, at + step));
+    at += step;
   }
   return out;
 }

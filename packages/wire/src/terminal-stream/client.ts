@@ -2,7 +2,7 @@ import { systemClock, type WireClock } from '../clock.ts';
 import { TERMINAL_LIMITS } from '../limits.ts';
 import { type ClientType, defaultRequest, type Grant, grantFromEcho, NO_GRANT } from './capabilities.ts';
 import { AckBatcher } from './flow-control.ts';
-import { createFrameDecoder, encodeFrame, type FrameRejectReason, ReceiveCounter, type ReceiveStats } from './frame.ts';
+import { decodeFrameView, encodeFrame, type FrameRejectReason, ReceiveCounter, type ReceiveStats } from './frame.ts';
 import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
 import { Opcode, opcodeInfo } from './opcodes.ts';
 import { classifyOutput } from './output.ts';
@@ -105,7 +105,6 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
   const clock = options.clock ?? systemClock;
   const policy = options.policy ?? (options.type === 'mobile' ? 'drop' : 'close');
   const maxSnapshotBytes = options.maxSnapshotBytes ?? TERMINAL_LIMITS.maxSnapshotBytes;
-  const decoder = createFrameDecoder();
   const counter = new ReceiveCounter();
   const errors: string[] = [];
   const streams = new Map<number, ClientStream>();
@@ -301,7 +300,9 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
     },
     receive(bytes) {
       if (connection === 'closed') return;
-      const decoded = decoder.decode(bytes);
+      // Why: every payload is decoded to a string or JSON right here and never kept, so a view
+      // saves the per-frame copy `decodeFrame` makes for callers that hold on to payloads.
+      const decoded = decodeFrameView(bytes);
       if (!decoded.ok) return reject(decoded.reason, decoded.detail);
       const { opcode, streamId, seq, payload } = decoded.value;
       const info = opcodeInfo(opcode);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TERMINAL_LIMITS } from '../limits.ts';
-import { decodeFrame, encodeFrame, encodeTextFrame } from './frame.ts';
+import { decodeFrame, decodeFrameView, encodeFrame, encodeTextFrame } from './frame.ts';
 import { encodeTextPayload } from './json-payload.ts';
 
 /** Text with astral characters, lone surrogates and multi-byte code points. */
@@ -72,6 +72,33 @@ describe('decodeFrame header reads', () => {
           payload: raw.slice(16),
         });
       }),
+    );
+  });
+});
+
+describe('decodeFrameView (the client receive path) equals decodeFrame', () => {
+  it('same result on random, truncated and bit-flipped frames; the payload is a view, decodeFrame a copy', () => {
+    const frameArb = fc
+      .tuple(fc.integer({ min: 0, max: 20 }), fc.nat(), fc.nat(), textArb, fc.nat({ max: 40 }), fc.nat({ max: 400 }))
+      .map(([opcode, streamId, seq, text, cut, flip]) => {
+        const bytes = encodeFrame({ opcode: 1, streamId, seq, payload: encodeTextPayload(text) });
+        bytes[2] = opcode;
+        const flipped = bytes.slice(0, Math.max(0, bytes.length - cut));
+        const at = flip % Math.max(1, flipped.length);
+        if (flipped.length > 0) flipped[at] = (flipped[at] ?? 0) ^ (1 << (flip % 8));
+        return flipped;
+      });
+    fc.assert(
+      fc.property(fc.oneof(frameArb, fc.uint8Array({ maxLength: 40 })), (bytes) => {
+        const copy = decodeFrame(bytes);
+        const view = decodeFrameView(bytes);
+        expect(view).toEqual(copy);
+        if (view.ok && copy.ok && view.value.payload.length > 0) {
+          expect(view.value.payload.buffer).toBe(bytes.buffer);
+          expect(copy.value.payload.buffer).not.toBe(bytes.buffer);
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 });

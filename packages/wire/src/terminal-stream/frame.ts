@@ -129,15 +129,35 @@ export function decodeFrame(
   bytes: Uint8Array,
   opcodes: ReadonlySet<number> = KNOWN_OPCODES,
 ): DecodeResult<TerminalFrame> {
+  return decodeWith(bytes, opcodes, true);
+}
+
+/**
+ * {@link decodeFrame} whose payload is a view into `bytes` instead of a copy. Only for a receiver
+ * that decodes the payload synchronously and never keeps or hands out the bytes (the client).
+ * @internal not exported from the package.
+ */
+export function decodeFrameView(
+  bytes: Uint8Array,
+  opcodes: ReadonlySet<number> = KNOWN_OPCODES,
+): DecodeResult<TerminalFrame> {
+  return decodeWith(bytes, opcodes, false);
+}
+
+function decodeWith(bytes: Uint8Array, opcodes: ReadonlySet<number>, copy: boolean): DecodeResult<TerminalFrame> {
   if (!(bytes instanceof Uint8Array) || bytes.byteLength < TERMINAL_LIMITS.headerBytes)
     return { ok: false, reason: 'short' };
   if (bytes[0] !== TERMINAL_FRAME_KIND) return { ok: false, reason: 'bad-kind' };
   if (bytes[1] !== TERMINAL_FRAME_VERSION) return { ok: false, reason: 'bad-version' };
   const opcode = bytes[2] ?? 0;
   if (!opcodes.has(opcode)) return { ok: false, reason: 'unknown-opcode', detail: String(opcode) };
-  // Why: the payload must be a copy (never a view); every byte is overwritten, so skip the zero-fill.
-  const payload = allocFilledByCaller(bytes.byteLength - TERMINAL_LIMITS.headerBytes);
-  payload.set(bytes.subarray(TERMINAL_LIMITS.headerBytes));
+  const view = bytes.subarray(TERMINAL_LIMITS.headerBytes);
+  let payload = view;
+  if (copy) {
+    // Why: the payload must be a copy (never a view); every byte is overwritten, so skip the zero-fill.
+    payload = allocFilledByCaller(view.byteLength);
+    payload.set(view);
+  }
   return {
     ok: true,
     value: {
