@@ -8,7 +8,7 @@ const conditions = [ORCA_SOURCE_CONDITION, 'node', 'import', 'module', 'default'
 
 /**
  * The shared vitest preset: Node environment, `orca-source` resolution, a JSON report per
- * package (`.vitest-report.json`, summed by `tooling/scripts/test-summary.mjs`).
+ * package (`.vitest-report.json`, summed by `tooling/scripts/test-all.mjs`).
  *
  * @example
  * // packages/wire/vitest.config.ts

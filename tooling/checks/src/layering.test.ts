@@ -150,7 +150,8 @@ describe('checkLayering sees every import form', () => {
     'meta-resolve.mts': "import.meta.resolve('@orca/host');\n",
     'import-equals.ts': "import h = require('@orca/host');\nexport { h };\n",
     'import-type-node.ts': "export type H = import('@orca/host').Host;\n",
-    'template-import.ts': 'export const load = (n: string) => import(`@orca/host/${n}`);\n',
+    // Why: the fixture is source text holding a template literal, so its `${` is spelled in two parts.
+    'template-import.ts': 'export const load = (n: string) => import(`@orca/host/$' + '{n}`);\n',
     'types.d.ts': "declare module 'x' { export * from '@orca/host'; }\n",
     'fixtures/helper.ts': "export * from '@orca/host';\n",
   };
