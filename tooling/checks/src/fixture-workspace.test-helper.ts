@@ -17,6 +17,8 @@ export function writeFixtureWorkspace(packages: FixturePackage[]): string {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg.manifest));
     if (pkg.readme !== false) fs.writeFileSync(path.join(dir, 'README.md'), '# x\n');
+    fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+    if (!pkg.files?.['src/index.ts']) fs.writeFileSync(path.join(dir, 'src/index.ts'), 'export {};\n');
     for (const [file, text] of Object.entries(pkg.files ?? {})) {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), text);
@@ -30,7 +32,10 @@ export function publishableManifest(name: string, dependencies: Record<string, s
   return {
     name,
     type: 'module',
-    exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' },
+    exports: {
+      '.': { 'orca-source': './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' },
+      './package.json': './package.json',
+    },
     files: ['dist'],
     dependencies,
   };

@@ -36,6 +36,26 @@ describe('checkWorkspaceShape', () => {
     ]);
   });
 
+  it('reports conditions out of order, a missing orca-source file and an unpinned third-party range', () => {
+    const root = writeFixtureWorkspace([
+      {
+        dir: 'packages/wire',
+        manifest: {
+          ...publishableManifest('@orca/wire', { zod: '^4.0.0', 'fast-check': 'catalog:' }),
+          exports: {
+            '.': { types: './dist/index.d.ts', default: './dist/index.js', 'orca-source': './src/index.ts' },
+            './rpc': { 'orca-source': './src/rpc/index.ts', types: './dist/rpc.d.ts', default: './dist/rpc.js' },
+          },
+        },
+      },
+    ]);
+    expect(checkWorkspaceShape(root).map((v) => v.message)).toEqual([
+      'packages/wire exports["."] conditions are [types, default, orca-source]; expected [orca-source, types, default]',
+      'packages/wire exports["./rpc"]["orca-source"] points at ./src/rpc/index.ts, which does not exist',
+      'packages/wire dependencies["zod"] is "^4.0.0"; third-party versions are pinned once with "catalog:"',
+    ]);
+  });
+
   it('finds no violation in this repository', () => {
     expect(checkWorkspaceShape(repoRoot)).toEqual([]);
   });

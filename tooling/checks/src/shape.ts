@@ -7,6 +7,9 @@ export interface ShapeViolation {
   message: string;
 }
 
+const ORCA_SOURCE = 'orca-source';
+const CONDITION_ORDER = [ORCA_SOURCE, 'types', 'default'];
+
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
 
 function checkPublishable(pkg: WorkspacePackage, root: string): string[] {
@@ -20,6 +23,20 @@ function checkPublishable(pkg: WorkspacePackage, root: string): string[] {
       if (key === './package.json') continue;
       if (!value || typeof value !== 'object' || typeof (value as Record<string, unknown>).types !== 'string') {
         problems.push(`exports["${key}"] has no "types" condition`);
+        continue;
+      }
+      const conditions = value as Record<string, unknown>;
+      // Why: Node takes the first matching condition; `orca-source` must come first or tests
+      // would silently run against dist/, and `types` must precede `default`.
+      const order = Object.keys(conditions).filter((c) => CONDITION_ORDER.includes(c));
+      if (order.join(',') !== CONDITION_ORDER.join(',')) {
+        problems.push(
+          `exports["${key}"] conditions are [${order.join(', ')}]; expected [${CONDITION_ORDER.join(', ')}]`,
+        );
+      }
+      const source = conditions[ORCA_SOURCE];
+      if (typeof source === 'string' && !fs.existsSync(path.join(root, pkg.dir, source))) {
+        problems.push(`exports["${key}"]["${ORCA_SOURCE}"] points at ${source}, which does not exist`);
       }
     }
   }
@@ -29,8 +46,9 @@ function checkPublishable(pkg: WorkspacePackage, root: string): string[] {
 }
 
 /**
- * Every package is ESM; published ones (packages/*, apps/*) have an `exports` map with
- * `types`, a `files` list and a README; every internal dependency is `workspace:^`.
+ * Every package is ESM; published ones (packages/*, apps/*) have an `exports` map whose entries
+ * list `orca-source` (an existing file), `types`, `default` in that order, a `files` list and a
+ * README; internal dependencies are `workspace:^`, third-party ones `catalog:`.
  */
 export function checkWorkspaceShape(root: string): ShapeViolation[] {
   const packages = listWorkspacePackages(root);
@@ -44,6 +62,8 @@ export function checkWorkspaceShape(root: string): ShapeViolation[] {
       for (const [dep, range] of Object.entries(deps)) {
         if (names.has(dep) && range !== 'workspace:^') {
           problems.push(`${field}["${dep}"] is "${range}"; internal dependencies must be "workspace:^"`);
+        } else if (!names.has(dep) && !range.startsWith('catalog:')) {
+          problems.push(`${field}["${dep}"] is "${range}"; third-party versions are pinned once with "catalog:"`);
         }
       }
     }
