@@ -20,8 +20,8 @@ describe('every event an installer registers is understood by agent-status', () 
     it(`${id}: each registered event maps to a status row or a listed ignore`, () => {
       expect(isAgentId(agent.source)).toBe(true);
       const ignored = new Set(isAgentId(agent.source) ? IGNORED_HOOK_EVENTS[agent.source] : []);
-      const unmapped = agent.events.filter((event) => {
-        const mapped = PAYLOAD_VARIANTS.some(
+      const mapsToRow = (event: string) =>
+        PAYLOAD_VARIANTS.some(
           (extra) =>
             createHookNormalizer().normalize({
               source: agent.source,
@@ -30,8 +30,11 @@ describe('every event an installer registers is understood by agent-status', () 
               receivedAt: 1_000,
             }) !== null,
         );
-        return !mapped && !ignored.has(event);
-      });
+      const unmapped = agent.events.filter((event) => !mapsToRow(event) && !ignored.has(event));
+      // An ignore must really be ignored, and an agent whose every event is ignored reports nothing.
+      const ignoredButMapped = agent.events.filter((event) => ignored.has(event) && mapsToRow(event));
+      expect(ignoredButMapped).toEqual([]);
+      expect(agent.events.filter(mapsToRow).length).toBeGreaterThan(0);
       expect(unmapped).toEqual([]);
     });
   }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_IDS, AGENTS, type AgentId, emitFor } from '@orca/hook-templates';
@@ -17,6 +17,12 @@ const listener = createHookListener({ token: TOKEN, onEvent: (e) => received.pus
 const work = mkdtempSync(join(tmpdir(), 'orca-contract-scripts-'));
 const endpointDirs: Record<Transport, string> = { form: join(work, 'form'), 'raw-json-v1': join(work, 'raw') };
 const scripts = {} as Record<AgentId, string>;
+const canary = join(work, 'canary');
+// Why: the out-of-band event names the launcher env carries for these two agents.
+const OUT_OF_BAND_EVENT: Partial<Record<AgentId, string>> = {
+  antigravity: 'PreInvocation',
+  copilot: 'UserPromptSubmitted',
+};
 
 beforeAll(async () => {
   const { port } = await listener.start();
@@ -45,7 +51,7 @@ function payloadFor(id: AgentId, transport: Transport): Record<string, unknown> 
   return {
     hook_event_name: AGENTS[id].events[0] ?? 'Stop',
     session_id: `contract-${id}-${transport}`,
-    text: `it's "quoted" $(touch /tmp/orca-canary) \`id\` %PATH% !x! \r\n é 漢字 😀`,
+    text: `it's "quoted" $(touch ${canary}) \`touch ${canary}\` %PATH% !x! \r\n é 漢字 😀`,
   };
 }
 
@@ -89,11 +95,23 @@ describe('every generated POSIX script → a real createHookListener, both trans
         const before = received.length;
         expect(await runScript(id, transport, payload)).toBe(0);
         byTransport[transport] = received.slice(before);
-        expect(byTransport[transport].map((e) => e.payload)).toEqual([payload]);
-        expect(byTransport[transport].map((e) => [e.source, e.paneKey, e.tabId, e.env])).toEqual([
-          [AGENTS[id].source, PANE, TAB, 'local'],
+        const hookEventName = OUT_OF_BAND_EVENT[id] ?? String(payload.hook_event_name);
+        expect(byTransport[transport].map(({ receivedAt: _receivedAt, ...event }) => event)).toEqual([
+          {
+            source: AGENTS[id].source,
+            paneKey: PANE,
+            tabId: TAB,
+            worktreeId: 'wt-1',
+            launchToken: 'launch-1',
+            env: 'local',
+            version: HOOK_PROTOCOL_VERSION,
+            hookEventName,
+            ...(id === 'grok' ? { grokHome: join(work, '.grok') } : {}),
+            payload,
+          },
         ]);
       }
+      expect(existsSync(canary)).toBe(false);
       expect(withoutArrival(byTransport['raw-json-v1'])).toEqual(withoutArrival(byTransport.form));
     });
   }
