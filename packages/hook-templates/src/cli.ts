@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { homedir } from 'node:os';
-import { nodeInstallIo } from './cli/install-io.ts';
 import { runCli } from './cli/program.ts';
+import { nodeInstallIo } from './install/node-io.ts';
 import { nodeVerifyIo } from './verify/node-io.ts';
 
 const code = await runCli(process.argv.slice(2), {

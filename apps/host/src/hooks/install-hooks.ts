@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { AGENT_IDS } from '@orca/hook-templates/agents';
-import { installAgent } from '@orca/hook-templates/install';
+import { type InstallIo, installAgent, nodeInstallIo } from '@orca/hook-templates/install';
 import { HostError } from '../errors.ts';
 
 /** What happened to one file of one agent. */
@@ -35,43 +32,10 @@ export interface InstallHooksOptions {
 }
 
 /** Minimal file-system adapter: the real one by default, the guest fs bridge for guests. */
-export interface InstallFs {
-  readText(path: string): Promise<string | null>;
-  writeAtomic(path: string, content: string, mode: number): Promise<void>;
-  remove(path: string): Promise<void>;
-}
+export type InstallFs = InstallIo;
 
-/** The host's own file system. Symlinked configs are written through (to their target). */
-export const localInstallFs: InstallFs = {
-  async readText(path) {
-    try {
-      return await readFile(path, 'utf8');
-    } catch {
-      return null;
-    }
-  },
-  async writeAtomic(path, content, mode) {
-    let target = path;
-    try {
-      target = await realpath(path);
-    } catch {
-      // does not exist yet
-    }
-    await mkdir(dirname(target), { recursive: true });
-    const tmp = join(dirname(target), `.orca-${process.pid}-${randomUUID()}.tmp`);
-    try {
-      await writeFile(tmp, content, { mode });
-      await chmod(tmp, mode);
-      await rename(tmp, target);
-    } catch (error) {
-      await unlink(tmp).catch(() => undefined);
-      throw error;
-    }
-  },
-  async remove(path) {
-    await unlink(path).catch(() => undefined);
-  },
-};
+/** The host's own file system (hook-templates' writer: atomic, symlinked configs written through). */
+export const localInstallFs: InstallFs = nodeInstallIo;
 
 type InstallResult = ReturnType<typeof installAgent>;
 type AgentEnv = NonNullable<Parameters<typeof installAgent>[0]['env']>;

@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/fixtures.ts';
 import { AGENT_IDS } from '../agents/sources.ts';
 import { emitScript } from '../emit/script.ts';
+import { nodeInstallIo } from '../install/node-io.ts';
 import { planFor } from '../plan/plan-for.ts';
 import { nodeVerifyIo } from '../verify/node-io.ts';
-import { nodeInstallIo } from './install-io.ts';
 import { runCli } from './program.ts';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -7,8 +7,8 @@ import {
   installPaths,
   uninstallAgent,
 } from '../install/install.ts';
+import type { InstallIo } from '../install/node-io.ts';
 import type { AgentEnvOverrides } from '../install/paths.ts';
-import type { InstallIo } from './install-io.ts';
 
 /** Options of {@link runInstall}. */
 export interface InstallCommandOptions {

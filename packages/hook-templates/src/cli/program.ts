@@ -3,6 +3,7 @@ import { AGENT_LIST, getAgent } from '../agents/registry.ts';
 import { AGENT_IDS } from '../agents/sources.ts';
 import { emitScript } from '../emit/script.ts';
 import { HookTemplatesError } from '../errors.ts';
+import type { InstallIo } from '../install/node-io.ts';
 import { configPath } from '../install/paths.ts';
 import { launcherCommand } from '../launchers/for-agent.ts';
 import { LAUNCHER_FORMS, type LauncherForm } from '../launchers/spec.ts';
@@ -11,7 +12,6 @@ import type { Target } from '../plan/types.ts';
 import type { VerifyIo } from '../verify/io.ts';
 import { formatVerifyReport, VERIFY_SHELLS, verifyHome } from '../verify/verify.ts';
 import { formatInstallReports, runInstall } from './install-command.ts';
-import type { InstallIo } from './install-io.ts';
 
 /** Version printed by `--version`. */
 export const CLI_VERSION = '0.0.0';

@@ -12,5 +12,6 @@ export {
   installPaths,
   uninstallAgent,
 } from './install.ts';
+export { type InstallIo, nodeInstallIo } from './node-io.ts';
 export { type AgentEnvOverrides, codexConfigTomlPath, configPath, hooksDir } from './paths.ts';
 export { launchedScriptPath, type ScriptFile, scriptFiles } from './scripts.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-/** File operations the CLI's install/uninstall use. */
+/** File operations install/uninstall need: the CLI and the host use {@link nodeInstallIo}, guests a bridge. */
 export interface InstallIo {
   readText(path: string): Promise<string | null>;
   /** temp → chmod → rename; symlinks are written through to their target. */
