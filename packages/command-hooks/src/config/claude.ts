@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CanonicalEvent } from '../events.ts';
 import { echoValue, isPlainObject } from '../internal/text.ts';
 import type { ConfigBuilder } from './builder.ts';
+import { forEachVendorEvent } from './vendor-events.ts';
 
 /** Claude wire events Orca fires, and their canonical event. */
 export const CLAUDE_EVENTS: Readonly<Record<string, CanonicalEvent>> = {
@@ -42,57 +43,39 @@ const commandHandlerSchema = z.object({
 
 /** Parse `hooks` of a Claude settings file into the builder (lenient: unknown keys ignored). */
 export function parseClaudeConfig(b: ConfigBuilder, root: unknown): void {
-  if (!isPlainObject(root)) {
-    b.error([], `/: expected object, got ${echoValue(root)}`);
-    return;
-  }
-  if (root.hooks === undefined) return;
-  if (!isPlainObject(root.hooks)) {
-    b.error(['hooks'], `/hooks: expected object, got ${echoValue(root.hooks)}`);
-    return;
-  }
-  for (const [wireEvent, groups] of Object.entries(root.hooks)) {
-    const event = CLAUDE_EVENTS[wireEvent];
-    if (event === undefined) {
-      const code = CLAUDE_UNSUPPORTED_EVENTS.has(wireEvent) ? 'unsupported-event' : 'unknown-event';
-      b.warn(
-        code,
-        ['hooks', wireEvent],
-        `${code === 'unknown-event' ? 'unknown' : 'unsupported'} Claude event ${echoValue(wireEvent)} ignored`,
-      );
-      continue;
-    }
-    if (!Array.isArray(groups)) {
-      b.error(['hooks', wireEvent], `/hooks/${wireEvent}: expected array of matcher groups, got ${echoValue(groups)}`);
-      continue;
-    }
-    groups.forEach((group, gi) => {
-      const g = groupSchema.safeParse(group);
-      if (!g.success) {
-        b.zodError(['hooks', wireEvent, gi], g.error, group);
-        return;
-      }
-      g.data.hooks.forEach((handler, hi) => {
-        const path = ['hooks', wireEvent, gi, 'hooks', hi];
-        if (isPlainObject(handler) && typeof handler.type === 'string' && handler.type !== 'command') {
-          b.warn('unsupported-hook-type', path, `hook type ${echoValue(handler.type)} is not run (only "command")`);
+  forEachVendorEvent(
+    b,
+    root,
+    { vendor: 'Claude', events: CLAUDE_EVENTS, unsupported: CLAUDE_UNSUPPORTED_EVENTS, entries: 'matcher groups' },
+    (event, wireEvent, groups) => {
+      groups.forEach((group, gi) => {
+        const g = groupSchema.safeParse(group);
+        if (!g.success) {
+          b.zodError(['hooks', wireEvent, gi], g.error, group);
           return;
         }
-        const h = commandHandlerSchema.safeParse(handler);
-        if (!h.success) {
-          b.zodError(path, h.error, handler);
-          return;
-        }
-        b.add(path, {
-          event,
-          wireEvent,
-          command: h.data.command,
-          ...(g.data.matcher !== undefined ? { matcher: g.data.matcher } : {}),
-          timeoutMs: b.timeoutMs(h.data.timeout),
-          onFailure: h.data.onFailure === 'block' ? 'closed' : 'open',
-          ...(h.data.async === true ? { async: true } : {}),
+        g.data.hooks.forEach((handler, hi) => {
+          const path = ['hooks', wireEvent, gi, 'hooks', hi];
+          if (isPlainObject(handler) && typeof handler.type === 'string' && handler.type !== 'command') {
+            b.warn('unsupported-hook-type', path, `hook type ${echoValue(handler.type)} is not run (only "command")`);
+            return;
+          }
+          const h = commandHandlerSchema.safeParse(handler);
+          if (!h.success) {
+            b.zodError(path, h.error, handler);
+            return;
+          }
+          b.add(path, {
+            event,
+            wireEvent,
+            command: h.data.command,
+            ...(g.data.matcher !== undefined ? { matcher: g.data.matcher } : {}),
+            timeoutMs: b.timeoutMs(h.data.timeout),
+            onFailure: h.data.onFailure === 'block' ? 'closed' : 'open',
+            ...(h.data.async === true ? { async: true } : {}),
+          });
         });
       });
-    });
-  }
+    },
+  );
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CanonicalEvent } from '../events.ts';
 import { echoValue, isPlainObject } from '../internal/text.ts';
 import type { ConfigBuilder } from './builder.ts';
+import { forEachVendorEvent } from './vendor-events.ts';
 
 /** Cursor wire events Orca fires, and their canonical event. */
 export const CURSOR_EVENTS: Readonly<Record<string, CanonicalEvent>> = {
@@ -47,50 +48,32 @@ const entrySchema = z.object({
 
 /** Parse a Cursor `hooks.json` into the builder (lenient: unknown keys ignored). */
 export function parseCursorConfig(b: ConfigBuilder, root: unknown): void {
-  if (!isPlainObject(root)) {
-    b.error([], `/: expected object, got ${echoValue(root)}`);
-    return;
-  }
-  if (root.hooks === undefined) return;
-  if (!isPlainObject(root.hooks)) {
-    b.error(['hooks'], `/hooks: expected object, got ${echoValue(root.hooks)}`);
-    return;
-  }
-  for (const [wireEvent, entries] of Object.entries(root.hooks)) {
-    const event = CURSOR_EVENTS[wireEvent];
-    if (event === undefined) {
-      const code = CURSOR_UNSUPPORTED_EVENTS.has(wireEvent) ? 'unsupported-event' : 'unknown-event';
-      b.warn(
-        code,
-        ['hooks', wireEvent],
-        `${code === 'unknown-event' ? 'unknown' : 'unsupported'} Cursor event ${echoValue(wireEvent)} ignored`,
-      );
-      continue;
-    }
-    if (!Array.isArray(entries)) {
-      b.error(['hooks', wireEvent], `/hooks/${wireEvent}: expected array of hooks, got ${echoValue(entries)}`);
-      continue;
-    }
-    entries.forEach((entry, i) => {
-      const path = ['hooks', wireEvent, i];
-      if (isPlainObject(entry) && typeof entry.type === 'string' && entry.type !== 'command') {
-        b.warn('unsupported-hook-type', path, `hook type ${echoValue(entry.type)} is not run (only "command")`);
-        return;
-      }
-      const e = entrySchema.safeParse(entry);
-      if (!e.success) {
-        b.zodError(path, e.error, entry);
-        return;
-      }
-      b.add(path, {
-        event,
-        wireEvent,
-        command: e.data.command,
-        ...(e.data.matcher !== undefined ? { matcher: e.data.matcher } : {}),
-        timeoutMs: b.timeoutMs(e.data.timeout),
-        onFailure: e.data.failClosed === true ? 'closed' : 'open',
-        ...(e.data.loop_limit !== undefined ? { loopLimit: e.data.loop_limit } : {}),
+  forEachVendorEvent(
+    b,
+    root,
+    { vendor: 'Cursor', events: CURSOR_EVENTS, unsupported: CURSOR_UNSUPPORTED_EVENTS, entries: 'hooks' },
+    (event, wireEvent, entries) => {
+      entries.forEach((entry, i) => {
+        const path = ['hooks', wireEvent, i];
+        if (isPlainObject(entry) && typeof entry.type === 'string' && entry.type !== 'command') {
+          b.warn('unsupported-hook-type', path, `hook type ${echoValue(entry.type)} is not run (only "command")`);
+          return;
+        }
+        const e = entrySchema.safeParse(entry);
+        if (!e.success) {
+          b.zodError(path, e.error, entry);
+          return;
+        }
+        b.add(path, {
+          event,
+          wireEvent,
+          command: e.data.command,
+          ...(e.data.matcher !== undefined ? { matcher: e.data.matcher } : {}),
+          timeoutMs: b.timeoutMs(e.data.timeout),
+          onFailure: e.data.failClosed === true ? 'closed' : 'open',
+          ...(e.data.loop_limit !== undefined ? { loopLimit: e.data.loop_limit } : {}),
+        });
       });
-    });
-  }
+    },
+  );
 }
