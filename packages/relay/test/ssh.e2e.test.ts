@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { probeSshd, SSH_TEST_USER, SSH_TEST_USER_HOME, startThrowawaySshd, type ThrowawaySshd } from '@orca/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestBundle } from '../src/guest/bundle.ts';
 import { createHookListener, type HookListener } from '../src/listener/hook-listener.ts';
@@ -13,37 +11,14 @@ import type { GuestHandle } from '../src/manager/types.ts';
 import { paneKey } from './helpers/fixtures.ts';
 import { curlHook, run, waitFor } from './helpers/proc.ts';
 
-const USER = 'relaytest';
-const USER_HOME = '/var/tmp/relaytest';
+const USER = SSH_TEST_USER;
+const USER_HOME = SSH_TEST_USER_HOME;
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const a = s.address();
-  await new Promise<void>((r) => s.close(() => r()));
-  return typeof a === 'object' && a !== null ? a.port : 0;
-}
-
-/** Probe and prepare: sshd binary, root, the test user (created as .ci/run does). */
-async function prepare(): Promise<string | undefined> {
-  if ((await run(['sh', '-c', 'command -v /usr/sbin/sshd && command -v ssh && command -v ssh-keygen'])).code !== 0)
-    return 'openssh-server/client not installed';
-  if (process.getuid?.() !== 0) return 'not root: cannot create the relaytest user or start sshd';
-  if ((await run(['id', USER])).code !== 0) {
-    const r = await run(['sh', '-c', `useradd -m -d ${USER_HOME} -s /bin/sh ${USER} && usermod -p '*' ${USER}`]);
-    if (r.code !== 0) return `cannot create ${USER}: ${r.stderr.trim()}`;
-  }
-  await run(['mkdir', '-p', '/run/sshd']);
-  return undefined;
-}
-
-const skipReason = await prepare();
+const skipReason = probeSshd({ createUser: true }) ?? undefined;
 if (skipReason !== undefined) console.log(`[skip] ssh e2e: ${skipReason}`);
 
 describe.skipIf(skipReason !== undefined)('ssh e2e (real sshd on 127.0.0.1, real ssh)', () => {
-  let dir = '';
-  let sshdPort = 0;
-  let sshd: ChildProcess | undefined;
+  let sshd: ThrowawaySshd | undefined;
   let host: HookListener;
   let manager: RelayManager;
   const events: RelayedEvent[] = [];
@@ -52,63 +27,9 @@ describe.skipIf(skipReason !== undefined)('ssh e2e (real sshd on 127.0.0.1, real
   let target = '';
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'orca-sshd-'));
-    await chmod(dir, 0o755);
-    await run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'hostkey')]);
-    await run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'clientkey')]);
-    await writeFile(join(dir, 'authorized_keys'), await readFile(join(dir, 'clientkey.pub')));
-    await chmod(join(dir, 'authorized_keys'), 0o644);
-    sshdPort = await freePort();
-    await writeFile(
-      join(dir, 'sshd_config'),
-      [
-        `Port ${sshdPort}`,
-        'ListenAddress 127.0.0.1',
-        `HostKey ${join(dir, 'hostkey')}`,
-        `PidFile ${join(dir, 'sshd.pid')}`,
-        `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-        'PasswordAuthentication no',
-        'StrictModes no',
-        'UsePAM no',
-        `AllowUsers ${USER}`,
-        '',
-      ].join('\n'),
-    );
-    // -D: stay in the foreground so the test owns (and kills) the daemon by pid.
-    sshd = spawn('/usr/sbin/sshd', ['-D', '-f', join(dir, 'sshd_config'), '-E', join(dir, 'sshd.log')], {
-      stdio: 'ignore',
-    });
-    const sshArgs = [
-      '-i',
-      join(dir, 'clientkey'),
-      '-o',
-      'StrictHostKeyChecking=no',
-      '-o',
-      'UserKnownHostsFile=/dev/null',
-      '-o',
-      'LogLevel=ERROR',
-    ];
-    target = `${USER}@127.0.0.1:${sshdPort}`;
-    await waitFor(
-      async () =>
-        (
-          await run([
-            'ssh',
-            '-T',
-            '-o',
-            'BatchMode=yes',
-            ...sshArgs,
-            '-p',
-            String(sshdPort),
-            `${USER}@127.0.0.1`,
-            'true',
-          ])
-        ).code === 0
-          ? true
-          : undefined,
-      15_000,
-      'sshd',
-    );
+    sshd = await startThrowawaySshd();
+    const { sshArgs } = sshd;
+    target = sshd.target;
     await rm(join(USER_HOME, '.orca-guest'), { recursive: true, force: true });
     host = createHookListener({ token, port: 0, onEvent() {} });
     const hostPort = (await host.start()).port;
@@ -128,7 +49,7 @@ describe.skipIf(skipReason !== undefined)('ssh e2e (real sshd on 127.0.0.1, real
   afterAll(async () => {
     manager?.disposeAll();
     await host?.stop();
-    sshd?.kill();
+    sshd?.stop();
   });
 
   it('installs over ssh, connects, and a POST on the remote loopback reaches ingest as ssh:<target>', async () => {

@@ -1,0 +1,8 @@
+export { freePort } from './free-port.ts';
+export {
+  probeSshd,
+  SSH_TEST_USER,
+  SSH_TEST_USER_HOME,
+  startThrowawaySshd,
+  type ThrowawaySshd,
+} from './sshd.ts';
