@@ -25,9 +25,14 @@ async function freePort(): Promise<number> {
   return typeof a === 'object' && a !== null ? a.port : 0;
 }
 
-async function startRelay(env: Record<string, string>) {
+/** A preload (`node --import`) whose code runs on the first timer tick after the relay started. */
+function onFirstTick(code: string): string[] {
+  return ['--import', `data:text/javascript,setTimeout(() => { ${code} }, 0);`];
+}
+
+async function startRelay(env: Record<string, string>, nodeArgs: readonly string[] = []) {
   const home = await mkdtemp(join(tmpdir(), 'orca-guest-home-'));
-  const child = spawn(process.execPath, [bundle.path], {
+  const child = spawn(process.execPath, [...nodeArgs, bundle.path], {
     env: { PATH: process.env.PATH ?? '', HOME: home, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -138,17 +143,16 @@ describe('guest relay process (real child, temp HOME)', () => {
   });
 
   it('an uncaught exception exits 1; an unhandled rejection is only logged', async () => {
-    const thrown = await startRelay({
-      ORCA_AGENT_HOOK_PORT: String(await freePort()),
-      ORCA_AGENT_HOOK_TOKEN: 'tok',
-      ORCA_RELAY_TEST_THROW: '1',
-    });
+    const thrown = await startRelay(
+      { ORCA_AGENT_HOOK_PORT: String(await freePort()), ORCA_AGENT_HOOK_TOKEN: 'tok' },
+      onFirstTick("throw new Error('test throw');"),
+    );
     expect(await thrown.exited).toBe(1);
-    const rejected = await startRelay({
-      ORCA_AGENT_HOOK_PORT: String(await freePort()),
-      ORCA_AGENT_HOOK_TOKEN: 'tok',
-      ORCA_RELAY_TEST_REJECT: '1',
-    });
+    expect(thrown.stderr()).toContain('orca-relay: uncaught: Error: test throw');
+    const rejected = await startRelay(
+      { ORCA_AGENT_HOOK_PORT: String(await freePort()), ORCA_AGENT_HOOK_TOKEN: 'tok' },
+      onFirstTick("void Promise.reject(new Error('test rejection'));"),
+    );
     const link = attachHost(rejected.child.stdout, rejected.child.stdin);
     await link.sentinel;
     expect(await link.channel.request('guestfs.home')).toMatchObject({ ok: true });

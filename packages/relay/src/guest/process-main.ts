@@ -59,10 +59,5 @@ export function mainRelayProcess(args: readonly string[]): void {
     stderr: process.stderr,
   });
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => relay.shutdown());
-  if (process.env.ORCA_RELAY_TEST_THROW === '1')
-    setTimeout(() => {
-      throw new Error('test throw');
-    }, 0);
-  if (process.env.ORCA_RELAY_TEST_REJECT === '1') void Promise.reject(new Error('test rejection'));
   void relay.exited.then((code) => process.exit(code));
 }
