@@ -1,102 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentWait, PaneVerdict } from '@orca/agent-status';
-import { acceptRelayed, createHookListener, type HookListener, type RelayedEvent } from '@orca/relay/listener';
+import { acceptRelayed, createHookListener, type RelayedEvent } from '@orca/relay/listener';
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
 import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS, SHUTDOWN_PTY_GRACE_MS } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
-import { createHostCommandHooks, type HostCommandHooks } from '../hooks/command-hooks.ts';
-import type { PaneExit } from '../pane/pane-process.ts';
+import { createHostCommandHooks } from '../hooks/command-hooks.ts';
 import { startRuntimeServer } from '../rpc/runtime-server.ts';
 import type { RpcSocketServer } from '../rpc/socket-server.ts';
-import { type DataPaths, ensureDataDir } from '../runtime/data-dir.ts';
+import { ensureDataDir } from '../runtime/data-dir.ts';
 import { acquireRuntimeFile, type RuntimeClaim } from '../runtime/runtime-file.ts';
-import { openStore, type Store, type StoredAgentWait } from '../store/store.ts';
+import { openStore, type Store } from '../store/store.ts';
 import { type HookEndpoint, hookEndpoint, newHookToken, paneHookEnv, publishEndpoint } from './endpoint.ts';
-import { createGuestRegistry, type GuestRegistry } from './guests.ts';
-import { type LivePane, startLivePane, type Verdict } from './live-pane.ts';
-import { createHostLogger, type HostLogger } from './logger.ts';
-import { livePaneView, type PaneView, storedPaneView } from './pane-view.ts';
+import { createGuestRegistry } from './guests.ts';
+import type { Host, HostOptions, VerdictChange } from './host-types.ts';
+import { type LivePane, startLivePane } from './live-pane.ts';
+import { createHostLogger } from './logger.ts';
+import { livePaneView, storedPaneView } from './pane-view.ts';
 import { drainSpool } from './spool.ts';
+import { storedWait, verdictFromStored } from './stored-verdict.ts';
 
-/** Options of {@link createHost}. */
-export interface HostOptions {
-  readonly dataDir: string;
-  readonly hookPort?: number;
-  readonly hookTransport?: 'raw-json-v1';
-  readonly now?: () => number;
-  readonly logger?: HostLogger;
-  /** Serve the runtime RPC on `runtime.sock` (default true). */
-  readonly serveRpc?: boolean;
-  /** Also serve RPC on 127.0.0.1:port behind a bearer token. */
-  readonly listen?: { port: number; token: string };
-  /** Home whose user-level command hooks run (default the user's home). */
-  readonly home?: string;
-  /** Base environment of panes (default `process.env`); inherited `ORCA_*` keys are removed. */
-  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
-}
-
-/** Options of {@link Host.createPane}. */
-export interface CreatePaneOptions {
-  readonly argv: readonly string[];
-  readonly cwd?: string;
-  readonly name?: string;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cols?: number;
-  readonly rows?: number;
-  /** Run inside this guest (its relay carries the pane's hook events). */
-  readonly guest?: string;
-}
-
-/** A verdict change as published to listeners. */
-export interface VerdictChange {
-  readonly handle: string;
-  readonly at: number;
-  readonly verdict: Verdict;
-}
-
-/** Result of {@link Host.wait}. */
-export interface WaitResult {
-  satisfied: boolean;
-  blockedReason?: string;
-  exit?: PaneExit;
-}
-
-/** The running host. */
-export interface Host {
-  readonly paths: DataPaths;
-  readonly store: Store;
-  readonly endpoint: HookEndpoint;
-  readonly log: HostLogger;
-  readonly commandHooks: HostCommandHooks;
-  readonly guests: GuestRegistry;
-  /** Port of the TCP RPC listener, when `listen` was given. */
-  readonly rpcTcpPort: number | null;
-  stop(): Promise<void>;
-  createPane(opts: CreatePaneOptions): PaneView;
-  listPanes(): PaneView[];
-  showPane(handle: string): PaneView;
-  livePane(handle: string): LivePane;
-  send(handle: string, text: string): number;
-  dispatchInject(handle: string, prompt: string): Promise<{ bytes: number }>;
-  wait(handle: string, mode: 'tui-idle' | 'exit', timeoutMs?: number): Promise<WaitResult>;
-  onVerdict(listener: (change: VerdictChange) => void): () => void;
-  /** Ingests one event through the trust boundary (the listener, spool and guests all land here). */
-  ingest(raw: unknown, connectionId: string): RelayedEvent | null;
-  hookStats(): ReturnType<HookListener['stats']>;
-}
-
-function storedWait(verdict: PaneVerdict): StoredAgentWait {
-  if (!('agentWait' in verdict) || verdict.agentWait === undefined) return { kind: 'absent' };
-  if (verdict.agentWait === null) return { kind: 'null' };
-  return { kind: 'value', value: { ...verdict.agentWait } };
-}
-
-function verdictFromStored(status: string | null, running: boolean, wait: StoredAgentWait): Verdict {
-  const base = { status: status as Verdict['status'], isRunningAgent: running };
-  if (wait.kind === 'absent') return base;
-  if (wait.kind === 'null') return { ...base, agentWait: null };
-  return { ...base, agentWait: wait.value as unknown as AgentWait };
-}
+export type { CreatePaneOptions, Host, HostOptions, VerdictChange, WaitResult } from './host-types.ts';
 
 function cleanBaseEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};

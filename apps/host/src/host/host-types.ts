@@ -1,0 +1,77 @@
+import type { HookListener, RelayedEvent } from '@orca/relay/listener';
+import type { HostCommandHooks } from '../hooks/command-hooks.ts';
+import type { PaneExit } from '../pane/pane-process.ts';
+import type { DataPaths } from '../runtime/data-dir.ts';
+import type { Store } from '../store/store.ts';
+import type { HookEndpoint } from './endpoint.ts';
+import type { GuestRegistry } from './guests.ts';
+import type { LivePane, Verdict } from './live-pane.ts';
+import type { HostLogger } from './logger.ts';
+import type { PaneView } from './pane-view.ts';
+
+/** Options of {@link createHost}. */
+export interface HostOptions {
+  readonly dataDir: string;
+  readonly hookPort?: number;
+  readonly hookTransport?: 'raw-json-v1';
+  readonly now?: () => number;
+  readonly logger?: HostLogger;
+  /** Serve the runtime RPC on `runtime.sock` (default true). */
+  readonly serveRpc?: boolean;
+  /** Also serve RPC on 127.0.0.1:port behind a bearer token. */
+  readonly listen?: { port: number; token: string };
+  /** Home whose user-level command hooks run (default the user's home). */
+  readonly home?: string;
+  /** Base environment of panes (default `process.env`); inherited `ORCA_*` keys are removed. */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Options of {@link Host.createPane}. */
+export interface CreatePaneOptions {
+  readonly argv: readonly string[];
+  readonly cwd?: string;
+  readonly name?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cols?: number;
+  readonly rows?: number;
+  /** Run inside this guest (its relay carries the pane's hook events). */
+  readonly guest?: string;
+}
+
+/** A verdict change as published to listeners. */
+export interface VerdictChange {
+  readonly handle: string;
+  readonly at: number;
+  readonly verdict: Verdict;
+}
+
+/** Result of {@link Host.wait}. */
+export interface WaitResult {
+  satisfied: boolean;
+  blockedReason?: string;
+  exit?: PaneExit;
+}
+
+/** The running host. */
+export interface Host {
+  readonly paths: DataPaths;
+  readonly store: Store;
+  readonly endpoint: HookEndpoint;
+  readonly log: HostLogger;
+  readonly commandHooks: HostCommandHooks;
+  readonly guests: GuestRegistry;
+  /** Port of the TCP RPC listener, when `listen` was given. */
+  readonly rpcTcpPort: number | null;
+  stop(): Promise<void>;
+  createPane(opts: CreatePaneOptions): PaneView;
+  listPanes(): PaneView[];
+  showPane(handle: string): PaneView;
+  livePane(handle: string): LivePane;
+  send(handle: string, text: string): number;
+  dispatchInject(handle: string, prompt: string): Promise<{ bytes: number }>;
+  wait(handle: string, mode: 'tui-idle' | 'exit', timeoutMs?: number): Promise<WaitResult>;
+  onVerdict(listener: (change: VerdictChange) => void): () => void;
+  /** Ingests one event through the trust boundary (the listener, spool and guests all land here). */
+  ingest(raw: unknown, connectionId: string): RelayedEvent | null;
+  hookStats(): ReturnType<HookListener['stats']>;
+}
