@@ -10,6 +10,7 @@ const config: Options = orcaTsup({
   endpoint: 'src/endpoint/index.ts',
   install: 'src/install/index.ts',
   verify: 'src/verify/index.ts',
+  'agent-version': 'src/versions/index.ts',
   cli: 'src/cli.ts',
 });
 

@@ -11,7 +11,8 @@ export { runCli } from './cli/program.ts';
 export * from './constants.ts';
 export { type DemoEvent, formatDemoEvent, runDemo } from './demo/run-demo.ts';
 export { echo, HOST_ERROR_CODES, HostError, type HostErrorCode, REFUSAL_CODES, type RefusalCode } from './errors.ts';
-export { type InstallHooksOptions, installHooks } from './hooks/install-hooks.ts';
+export { type AgentVersions, createAgentVersions } from './hooks/agent-versions.ts';
+export { type AgentInstallReport, type InstallHooksOptions, installHooks } from './hooks/install-hooks.ts';
 export {
   type CreatePaneOptions,
   createHost,

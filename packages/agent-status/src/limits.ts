@@ -141,3 +141,8 @@ export function legacyBlockedReason(reason: BlockedReason): BlockedReason {
   }
   return reason;
 }
+
+/** How far above an approval menu's rows its question may stand (non-blank lines of the window). */
+export const APPROVAL_QUESTION_WINDOW_LINES = 16;
+/** Key-hint footer lines a menu may have under its last row (`Esc to cancel · Tab to amend`). */
+export const MENU_FOOTER_LINES = 2;

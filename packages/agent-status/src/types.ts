@@ -17,6 +17,12 @@ export interface StatusRow {
   interrupted?: true;
   /** Only PermissionRequest rows: lets fusion heal a deny that fires no hook. */
   toolUseId?: string;
+  /**
+   * Only PermissionRequest rows of agents that show the request as a dialog (Claude family,
+   * Codex): once a rendered screen shows no prompt, the wait is over — approved (the next hook
+   * fires only when the tool ends) or denied (no hook at all).
+   */
+  dialog?: true;
   toolName?: string;
   toolInput?: string;
   prompt?: string;

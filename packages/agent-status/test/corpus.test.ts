@@ -8,7 +8,7 @@ import { evidenceFromFlags } from '../src/cli/evidence-from-flags.ts';
 import { runCli } from '../src/cli/run-cli.ts';
 import { evaluatePane } from '../src/fusion/evaluate-pane.ts';
 import { createProbeGate } from '../src/fusion/probe-gate.ts';
-import { evaluateSendGuard } from '../src/fusion/send-guard.ts';
+import { evaluateSendGuard, screenMenuShape } from '../src/fusion/send-guard.ts';
 import { evaluateTuiIdle } from '../src/fusion/tui-idle.ts';
 import { SEND_GUARD_RECHECK_WINDOW_MS } from '../src/limits.ts';
 import { type FixtureCase, fixtureArgv, pickExpected } from './fixture-format.ts';
@@ -45,6 +45,7 @@ async function viaLibrary(c: FixtureCase): Promise<Record<string, unknown>> {
     mode: 'inject',
     firstCheckAt: e.now - SEND_GUARD_RECHECK_WINDOW_MS,
     now: e.now,
+    menu: screenMenuShape(e),
   });
   return { ...verdict, tuiIdle, guard };
 }

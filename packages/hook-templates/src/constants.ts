@@ -53,3 +53,6 @@ export const CLAUDE_ASSUMED_VERSION = '1.0.64';
 export const CODEX_TRUST_MIN_VERSION = '0.129.0';
 /** Directory (under the home) holding the managed scripts. */
 export const AGENT_HOOKS_DIR = '.orca/agent-hooks';
+
+/** Longest an agent's `--version` may take before the installer goes on without it (ms). */
+export const AGENT_VERSION_TIMEOUT_MS = 5_000;

@@ -3,6 +3,7 @@ import { formatVerifyReport, nodeVerifyIo, verifyHome } from '@orca/hook-templat
 import { Command, CommanderError, Option } from 'commander';
 import { APP_VERSION, EXIT_OK, EXIT_USAGE } from '../constants.ts';
 import { formatDemoEvent, runDemo } from '../demo/run-demo.ts';
+import { createAgentVersions } from '../hooks/agent-versions.ts';
 import { installHooks } from '../hooks/install-hooks.ts';
 import { addCommandHooksCommands } from './command-hooks-commands.ts';
 import { type CliIo, processIo, reportError, UsageError } from './output.ts';
@@ -82,14 +83,17 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
         ...(o.home ? { home: o.home } : {}),
         ...(o.agents ? { agents: o.agents } : {}),
         dryRun: o.dryRun === true,
+        versions: createAgentVersions(process.env),
       });
       if (globals().json) {
         io.out(JSON.stringify({ home: o.home ?? null, dryRun: o.dryRun === true, agents: reports }));
       } else {
         for (const r of reports) {
+          if (r.version) io.out(`${r.agent} ${r.version.version} (from ${r.version.from})`);
+          else if (!r.error) io.out(`${r.agent}: version unknown (not on PATH)`);
           if (r.error) io.out(`refused ${r.agent} [${r.error.code}] ${r.error.message}`);
           for (const f of r.files) io.out(`${o.dryRun ? '(dry-run) ' : ''}${f.action} ${f.path}`);
-          for (const k of r.codexTrustPending ?? []) io.out(`codex trust pending: ${k}`);
+          for (const k of r.codexTrustGranted ?? []) io.out(`codex hook trusted: ${k}`);
         }
       }
       state.exit = reports.some((r) => r.error) ? 1 : EXIT_OK;

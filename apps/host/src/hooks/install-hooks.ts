@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { AGENT_IDS } from '@orca/hook-templates/agents';
 import { type InstallIo, installAgent, nodeInstallIo } from '@orca/hook-templates/install';
 import { HostError } from '../errors.ts';
+import type { AgentVersions } from './agent-versions.ts';
 
 /** What happened to one file of one agent. */
 export interface InstalledFile {
@@ -15,7 +16,9 @@ export interface AgentInstallReport {
   readonly agent: string;
   readonly state: string;
   readonly files: InstalledFile[];
-  readonly codexTrustPending?: readonly string[];
+  readonly codexTrustGranted?: readonly string[];
+  /** The version the installer used and the command that reported it. */
+  readonly version?: { readonly version: string; readonly from: string };
   readonly warnings: readonly string[];
   readonly error?: { code: string; message: string };
 }
@@ -28,6 +31,8 @@ export interface InstallHooksOptions {
   readonly dryRun?: boolean;
   /** Installed agent versions (e.g. `{ claude: '2.1.80' }`): gates which events are registered. */
   readonly agentVersions?: Readonly<Record<string, string>>;
+  /** Detects versions not given in `agentVersions` (the host's once-per-start cache). */
+  readonly versions?: AgentVersions;
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -86,9 +91,16 @@ export async function installHooks(
     throw new HostError('ORCA_HOST_USAGE', `unknown agent ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
   }
   const reports: AgentInstallReport[] = [];
+  const detected = opts.versions ? await opts.versions.forAgents(agents.filter((a) => !opts.agentVersions?.[a])) : {};
   for (const agent of agents) {
+    const given = opts.agentVersions?.[agent];
+    const used = given
+      ? { version: given, from: 'agentVersions' }
+      : detected[agent]
+        ? { version: detected[agent].version, from: detected[agent].command }
+        : undefined;
     try {
-      let result = await computeInstall(agent, home, env, fs, opts.agentVersions?.[agent]);
+      let result = await computeInstall(agent, home, env, fs, used?.version);
       if (!opts.dryRun) {
         for (let attempt = 0; ; attempt += 1) {
           const stale = [];
@@ -99,7 +111,7 @@ export async function installHooks(
           if (attempt > 0) {
             throw new HostError('ORCA_HOST_HOOKS', `${stale.join(', ')} kept changing while installing; try again`);
           }
-          result = await computeInstall(agent, home, env, fs, opts.agentVersions?.[agent]);
+          result = await computeInstall(agent, home, env, fs, used?.version);
         }
         const scripts = result.files.filter((f) => !(f.path in result.expected));
         const configs = result.files.filter((f) => f.path in result.expected);
@@ -115,7 +127,8 @@ export async function installHooks(
           ...result.files.map((f) => ({ path: f.path, action: f.action, mode: f.mode })),
           ...result.remove.map((path) => ({ path, action: 'remove' as const, mode: 0 })),
         ],
-        ...(result.codexTrustKeys ? { codexTrustPending: result.codexTrustKeys.map((k) => k.key) } : {}),
+        ...(result.codexTrustKeys ? { codexTrustGranted: result.codexTrustKeys.map((k) => k.key) } : {}),
+        ...(used ? { version: used } : {}),
         warnings: result.warnings,
       });
     } catch (error) {

@@ -1,5 +1,7 @@
 import type { HookListener, RelayedEvent } from '@orca/relay/listener';
+import type { AgentVersions } from '../hooks/agent-versions.ts';
 import type { HostCommandHooks } from '../hooks/command-hooks.ts';
+import type { AgentInstallReport, InstallHooksOptions } from '../hooks/install-hooks.ts';
 import type { PaneExit } from '../pane/pane-process.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
 import type { Store } from '../store/store.ts';
@@ -74,4 +76,8 @@ export interface Host {
   /** Ingests one event through the trust boundary (the listener, spool and guests all land here). */
   ingest(raw: unknown, connectionId: string): RelayedEvent | null;
   hookStats(): ReturnType<HookListener['stats']>;
+  /** Installed agent versions, detected once per start on the panes' PATH. */
+  readonly agentVersions: AgentVersions;
+  /** Installs managed hooks (default into the user's home), passing the detected versions. */
+  installHooks(opts?: Omit<InstallHooksOptions, 'versions'>): Promise<AgentInstallReport[]>;
 }

@@ -3,7 +3,9 @@ import { acceptRelayed, createHookListener, type RelayedEvent } from '@orca/rela
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
 import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS, SHUTDOWN_PTY_GRACE_MS } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
+import { createAgentVersions } from '../hooks/agent-versions.ts';
 import { createHostCommandHooks } from '../hooks/command-hooks.ts';
+import { installHooks } from '../hooks/install-hooks.ts';
 import { startRuntimeServer } from '../rpc/runtime-server.ts';
 import type { RpcSocketServer } from '../rpc/socket-server.ts';
 import { ensureDataDir } from '../runtime/data-dir.ts';
@@ -70,6 +72,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const knownAgent = new Map<string, string>();
   const verdictListeners = new Set<(change: VerdictChange) => void>();
   const baseEnv = cleanBaseEnv(opts.baseEnv ?? process.env);
+  // Why: agents are found on the panes' PATH; each version is asked once per host start.
+  const agentVersions = createAgentVersions(baseEnv);
 
   /** Routes an event that already passed the trust boundary: store the row, feed the pane. */
   const ingestAccepted = (accepted: RelayedEvent): void => {
@@ -361,6 +365,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     },
     ingest,
     hookStats: () => listener.stats(),
+    agentVersions,
+    installHooks: (o = {}) => installHooks({ ...o, versions: agentVersions }),
   };
   let rpcServer: RpcSocketServer | null = null;
   if (opts.serveRpc !== false) {

@@ -2,6 +2,7 @@ import {
   type AgentId,
   createHookNormalizer,
   createOscStatusParser,
+  createScreenWaitStamp,
   createWaitStamp,
   evaluatePane,
   evaluateSendGuard,
@@ -10,6 +11,7 @@ import {
   type PaneEvidence,
   type PaneVerdict,
   type StatusRow,
+  screenHasContent,
 } from '@orca/agent-status';
 import { PANE_STATUS_ROWS_KEPT } from '../constants.ts';
 import type { PaneScreen } from '../pane/screen.ts';
@@ -65,6 +67,9 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
   const normalizer = createHookNormalizer(inputs.lastRow ? { last: inputs.lastRow } : {});
   const osc = createOscStatusParser();
   const stamp = createWaitStamp();
+  // Why: real TUIs place words with cursor moves and repaint in place; the rendered screen says
+  // when a prompt appeared, the byte stream only approximates it (used while the screen is empty).
+  const screenStamp = createScreenWaitStamp();
   let rows: StatusRow[] = inputs.lastRow ? [inputs.lastRow] : [];
   let agent: AgentId | null = inputs.lastRow?.source ?? null;
   let waitBlockedAt: number | null = null;
@@ -113,14 +118,16 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
     agent: () => agent,
     evidence() {
       const title = inputs.screen.title();
+      const now = inputs.now();
+      const screen = inputs.screen.renderedRows();
       const evidence: PaneEvidence = {
-        now: inputs.now(),
+        now,
         ptyId: inputs.ptyId,
         exited: inputs.exited(),
         rows,
         tail: inputs.screen.tail(),
-        screen: inputs.screen.renderedRows(),
-        waitBlockedAt,
+        screen,
+        waitBlockedAt: screenHasContent(screen) ? screenStamp.observe(screen, now) : waitBlockedAt,
         ...(title ? { title: { text: title.text, live: true, at: title.at } } : {}),
         ...(inputs.readForeground ? { probe: { read: inputs.readForeground } } : {}),
       };
@@ -154,6 +161,7 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       if (recheckTimer) clearTimeout(recheckTimer);
       recheckTimer = null;
       stamp.reset();
+      screenStamp.reset();
       waitBlockedAt = null;
     },
   };

@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { AgentStatusError } from '../errors.ts';
 import { evaluatePane } from '../fusion/evaluate-pane.ts';
 import { createProbeGate } from '../fusion/probe-gate.ts';
-import { evaluateSendGuard } from '../fusion/send-guard.ts';
+import { evaluateSendGuard, screenMenuShape } from '../fusion/send-guard.ts';
 import { evaluateTuiIdle } from '../fusion/tui-idle.ts';
 import { PROBE_TIMEOUT_MS, SEND_GUARD_RECHECK_WINDOW_MS } from '../limits.ts';
 import { classifyTitle } from '../title/classify-title.ts';
@@ -80,6 +80,7 @@ async function classify(raw: RawClassify, io: CliIo): Promise<void> {
       mode: 'inject',
       firstCheckAt: evidence.now - SEND_GUARD_RECHECK_WINDOW_MS,
       now: evidence.now,
+      menu: screenMenuShape(evidence),
     });
     extra = { tuiIdle, guard };
   }

@@ -146,7 +146,21 @@ describe('evaluatePane: precedence between evidence sources', () => {
       { tail: CURSOR_MENU, rows: [row('working', 4000)] },
       { status: 'permission', agentWait: { source: 'prompt-text', reason: 'agent-approval-prompt' } },
     ],
-    ['row beats the title', { title: idleTitle, rows: [row('working', 4000)] }, { status: 'working', agentWait: null }],
+    [
+      'row beats an older title',
+      { title: { ...idleTitle, at: 3000 }, rows: [row('working', 4000)] },
+      { status: 'working', agentWait: null },
+    ],
+    [
+      'a live explicit title set after the row wins (Claude interrupted with Esc fires no hook)',
+      { title: idleTitle, rows: [row('working', 4000)] },
+      { status: 'idle', agentWait: null },
+    ],
+    [
+      'a name-only title never overrides the row',
+      { title: { text: 'Claude Code', live: true, at: 5000 }, rows: [row('working', 4000)] },
+      { status: 'working', agentWait: null },
+    ],
     ['title beats the foreground', { title: idleTitle, probe }, { status: 'idle', agentWait: null }],
     [
       'restored title is not a live title',

@@ -2,6 +2,7 @@ import { validRows } from '../hooks/row-schema.ts';
 import type { AgentId } from '../limits.ts';
 import { type BlockedSignal, findBlockedSignal } from '../screen/blocked-signal.ts';
 import { buildMatchWindow, type MatchWindow, screenHasContent } from '../screen/match-window.ts';
+import { findMenuShape } from '../screen/selection-menus.ts';
 import { isShellName } from '../title/agent-names.ts';
 import { classifyTitle, type TitleClass } from '../title/classify-title.ts';
 import type { AgentStatus, AgentWait, PaneEvidence, PaneVerdict, StatusRow } from '../types.ts';
@@ -130,6 +131,10 @@ interface PaneFacts {
   explicitIsPermission: boolean;
   titleAsksPermission: boolean;
   signalHolds: boolean;
+  /** No stamp and nothing cleared it: the signal holds iff a known agent is in front (fail closed). */
+  signalHoldsIfAgent: boolean;
+  /** A live explicit idle/working title newer than the explicit (non-permission) row: it wins. */
+  titleOverridesRow: boolean;
 }
 
 const NEEDS_FOREGROUND = Symbol('needs-foreground');
@@ -156,12 +161,15 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
     explicitIsPermission: false,
     titleAsksPermission: false,
     signalHolds: false,
+    signalHoldsIfAgent: false,
+    titleOverridesRow: false,
   };
   if (e.exited === true) return facts;
 
   const rows = validRows(e.rows as readonly unknown[] | undefined);
   const livePermissionTitle = liveTitle && title.status === 'permission';
-  const healOnScreen = screenHasContent(e.screen) && signal === null && !livePermissionTitle;
+  const healOnScreen =
+    screenHasContent(e.screen) && signal === null && !livePermissionTitle && findMenuShape(window.lines) === null;
   const explicit = pickExplicitRow(rows, e.now, healOnScreen);
   const explicitIsPermission = explicit !== undefined && isPermissionRow(explicit);
   facts.explicit = explicit;
@@ -170,7 +178,21 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
     livePermissionTitle &&
     !(explicit && !explicitIsPermission && titleAt !== null && explicit.stateStartedAt > titleAt) &&
     !(explicit && !explicitIsPermission && titleAt === null);
-  facts.signalHolds = signal !== null && holds(signal, e, explicit, title, liveTitle, titleAt);
+  const authority = signal === null ? 'no' : holds(signal, e, explicit, title, liveTitle, titleAt);
+  facts.signalHolds = authority === 'yes';
+  // Why: a live rendered screen with a prompt and no stamp (a host without a screen stamp, a
+  // first evaluation) fails closed when the process in front is a known agent.
+  facts.signalHoldsIfAgent = authority === 'unstamped' && window.from === 'screen' && e.probe !== undefined;
+  // Why: Claude Code fires no hook when a turn is interrupted (Esc), so its working row outlives the
+  // turn; the agent's own explicit title set after that row says what it does now.
+  facts.titleOverridesRow =
+    explicit !== undefined &&
+    !explicitIsPermission &&
+    liveTitle &&
+    title.kind === 'explicit' &&
+    (title.status === 'idle' || title.status === 'working') &&
+    titleAt !== null &&
+    titleAt > explicit.receivedAt;
   return facts;
 }
 
@@ -219,6 +241,12 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
   }
 
   if (f.titleAsksPermission || f.signalHolds) return analysisOf(f, 'permission', true, waitValue);
+  if (f.signalHoldsIfAgent && signal) {
+    if (fg === undefined) return NEEDS_FOREGROUND;
+    if (fg.agent !== null) {
+      return analysisOf(f, 'permission', true, wait ? { source: 'prompt-text', reason: signal.reason } : undefined);
+    }
+  }
 
   if (explicit) {
     const titleVetoes = title.kind === 'shell' || title.kind === 'management';
@@ -229,7 +257,8 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
       if (view?.unreadable) waitValue = undefined;
       else waitValue = running ? { source: 'hook', since: explicit.receivedAt } : null;
     }
-    return analysisOf(f, running ? mapRow(explicit) : null, running, waitValue);
+    const status = f.titleOverridesRow ? title.status : mapRow(explicit);
+    return analysisOf(f, running ? status : null, running, waitValue);
   }
 
   if (title.status !== null && e.title) {
@@ -245,7 +274,11 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
   return analysisOf(f, null, fg.agent !== null, waitValue);
 }
 
-/** §7 blocked-text authority: does this signal prove a live wait? */
+/**
+ * §7 blocked-text authority: does this signal prove a live wait? `unstamped`: a modal signal with
+ * no stamp and no permission row, and nothing that could clear it — it holds only if a known agent
+ * is in front (decided by the caller, which owns the foreground read).
+ */
 function holds(
   signal: BlockedSignal,
   e: PaneEvidence,
@@ -253,17 +286,29 @@ function holds(
   title: TitleClass,
   liveTitle: boolean,
   titleAt: number | null,
-): boolean {
+): 'yes' | 'no' | 'unstamped' {
   const explicitIsPermission = explicit !== undefined && isPermissionRow(explicit);
   if (signal.kind === 'approval') {
     const stamp = e.waitBlockedAt;
-    return !(explicit && !explicitIsPermission && stamp !== null && stamp > 0 && explicit.stateStartedAt > stamp);
+    const dropped = explicit && !explicitIsPermission && stamp !== null && stamp > 0 && explicit.stateStartedAt > stamp;
+    return dropped ? 'no' : 'yes';
   }
   const permCandidates: number[] = [];
   if (e.waitBlockedAt !== null) permCandidates.push(e.waitBlockedAt);
   if (explicit && explicitIsPermission) permCandidates.push(explicit.receivedAt);
-  if (permCandidates.length === 0) return false;
-  const permAt = Math.max(...permCandidates);
+  const clearAt = modalClearAt(explicit, explicitIsPermission, title, liveTitle, titleAt);
+  if (permCandidates.length === 0) return clearAt === Number.NEGATIVE_INFINITY ? 'unstamped' : 'no';
+  return Math.max(...permCandidates) >= clearAt ? 'yes' : 'no';
+}
+
+/** The latest evidence that clears a modal signal (−∞: none). */
+function modalClearAt(
+  explicit: StatusRow | undefined,
+  explicitIsPermission: boolean,
+  title: TitleClass,
+  liveTitle: boolean,
+  titleAt: number | null,
+): number {
   let clearAt = Number.NEGATIVE_INFINITY;
   if (explicit && !explicitIsPermission) clearAt = explicit.receivedAt;
   if (
@@ -275,5 +320,5 @@ function holds(
   ) {
     clearAt = Math.max(clearAt, titleAt);
   }
-  return permAt >= clearAt;
+  return clearAt;
 }

@@ -35,9 +35,10 @@ export function pickExplicitRow(
   return best;
 }
 
-// Why: a Claude deny fires no hook, so a PermissionRequest row would otherwise outlive the dialog.
+// Why: a Claude deny fires no hook, and an approval fires the next one only when the tool ends, so a
+// PermissionRequest row would otherwise outlive its dialog.
 function isIgnoredByDenyHealing(row: StatusRow, rows: readonly StatusRow[], healOnScreen: boolean): boolean {
-  if (row.state !== 'waiting' || row.toolUseId === undefined) return false;
+  if (row.state !== 'waiting' || (row.toolUseId === undefined && row.dialog !== true)) return false;
   if (healOnScreen) return true;
   return rows.some((other) => !isPermissionRow(other) && other.receivedAt > row.receivedAt);
 }

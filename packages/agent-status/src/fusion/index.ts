@@ -15,5 +15,5 @@ export {
   timerDelay,
 } from './probe-gate.ts';
 export { isShellName, recognise } from './recognise.ts';
-export { evaluateSendGuard, type SendGuardCode, type SendGuardResult } from './send-guard.ts';
+export { evaluateSendGuard, type SendGuardCode, type SendGuardResult, screenMenuShape } from './send-guard.ts';
 export { evaluateTuiIdle, type TuiIdleContext, type TuiIdleResult } from './tui-idle.ts';

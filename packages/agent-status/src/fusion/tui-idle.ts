@@ -2,6 +2,7 @@ import type { BlockedReason } from '../limits.ts';
 import { TUI_IDLE_POLL_INTERVAL_MS, TUI_IDLE_QUIESCENCE_MS } from '../limits.ts';
 import { codexComposerAtBottom, findReadyPromptBelow } from '../screen/dismissal.ts';
 import type { MatchWindow } from '../screen/match-window.ts';
+import { findMenuShape } from '../screen/selection-menus.ts';
 import type { PaneEvidence } from '../types.ts';
 import { analysePane, type EvaluateOptions } from './evaluate-pane.ts';
 
@@ -48,8 +49,12 @@ export async function evaluateTuiIdle(e: PaneEvidence, context: TuiIdleContext):
   const pending: TuiIdleResult = { state: 'pending', recheckAt: e.now + TUI_IDLE_POLL_INTERVAL_MS };
   // (1) the raw signal: dismissal applies, no timestamp or title rule
   if (analysis.signal) return { state: 'blocked', blockedReason: analysis.signal.reason };
+  // (1b) fail closed: a menu-shaped block at the bottom that no rule named
+  if (findMenuShape(analysis.window.lines)) return { state: 'blocked', blockedReason: 'agent-interactive-prompt' };
   // (2) permission never satisfies
   if (analysis.verdict.status === 'permission' || e.exited === true) return pending;
+  // (2b) an agent reported working (hook, OSC or an explicit title) is not idle, however quiet
+  if (analysis.verdict.status === 'working') return pending;
   // (3) a shell in front is no idle agent
   const fg = await analysis.foreground();
   if (fg.shellOwns) return pending;

@@ -7,6 +7,8 @@ export interface HookMeaning {
   state: RowState;
   interrupted?: true;
   toolUseId?: string;
+  /** The agent shows this wait as an on-screen dialog (see `StatusRow.dialog`). */
+  dialog?: true;
 }
 
 /** Per-pane memory a dialect may keep between events. */
@@ -26,6 +28,8 @@ const W: HookMeaning = { state: 'working' };
 const DONE: HookMeaning = { state: 'done' };
 const WAIT: HookMeaning = { state: 'waiting' };
 const BLOCK: HookMeaning = { state: 'blocked' };
+/** A wait the agent shows as a dialog on screen: a PermissionRequest. */
+const DIALOG_WAIT: HookMeaning = { state: 'waiting', dialog: true };
 
 function interrupted(state: RowState, flag: boolean): HookMeaning {
   return flag ? { state, interrupted: true } : { state };
@@ -54,8 +58,10 @@ function claudeFamily(extraDone: readonly string[], cancelled: readonly string[]
         if (key === 'pretooluse' && toolNameOf(payload) === 'AskUserQuestion') return WAIT;
         return W;
       case 'permissionrequest': {
+        // Why: Claude Code 2.1.x sends no tool_use_id with PermissionRequest (seen in the agents lab);
+        // the dialog on screen, not the id, is what proves the wait is still open.
         const id = stringField(payload, 'tool_use_id', 'toolUseId');
-        return id === undefined ? WAIT : { state: 'waiting', toolUseId: id };
+        return id === undefined ? DIALOG_WAIT : { state: 'waiting', toolUseId: id, dialog: true };
       }
       case 'stop':
         return memory.openChildren.size > 0 ? W : DONE;
@@ -91,7 +97,7 @@ const codex: Dialect = (event, payload) => {
     case 'pretooluse':
       return toolNameOf(payload) === 'request_user_input' ? WAIT : W;
     case 'permissionrequest':
-      return isAutoReview(payload) ? W : WAIT;
+      return isAutoReview(payload) ? W : DIALOG_WAIT;
     case 'stop':
       return DONE;
     default:

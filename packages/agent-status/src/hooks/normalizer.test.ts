@@ -39,8 +39,10 @@ const table: Case[] = [
     'PermissionRequest',
     { tool_use_id: 'toolu_1', tool_name: 'Bash' },
     'waiting',
-    { toolUseId: 'toolu_1', toolName: 'Bash' },
+    { toolUseId: 'toolu_1', toolName: 'Bash', dialog: true },
   ],
+  // Claude Code 2.1.x (agents lab): no tool_use_id; the row still marks an on-screen dialog.
+  ['claude', 'PermissionRequest', { tool_name: 'Bash' }, 'waiting', { toolName: 'Bash', dialog: true }],
   [
     'claude',
     'PreToolUse',
@@ -64,14 +66,14 @@ const table: Case[] = [
   ['devin', 'UserPromptSubmit', {}, 'working'],
   ['grok', 'StopCancelled', {}, 'done', { interrupted: true }],
   ['grok', 'SessionEnd', {}, 'done'],
-  ['command-code', 'PermissionRequest', {}, 'waiting'],
+  ['command-code', 'PermissionRequest', {}, 'waiting', { dialog: true }],
   // codex
   ['codex', 'SessionStart', { source: 'startup' }, 'working'],
   ['codex', 'SessionStart', { source: 'compact' }, null],
   ['codex', 'UserPromptSubmit', {}, 'working'],
   ['codex', 'PreToolUse', { tool_name: 'shell' }, 'working', { toolName: 'shell' }],
   ['codex', 'PostToolUse', {}, 'working'],
-  ['codex', 'PermissionRequest', {}, 'waiting'],
+  ['codex', 'PermissionRequest', {}, 'waiting', { dialog: true }],
   ['codex', 'PermissionRequest', { auto_review: true }, 'working'],
   ['codex', 'PreToolUse', { tool_name: 'request_user_input' }, 'waiting', { toolName: 'request_user_input' }],
   ['codex', 'Stop', {}, 'done'],

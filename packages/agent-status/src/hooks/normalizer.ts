@@ -77,6 +77,7 @@ export function createHookNormalizer(options: { last?: unknown } = {}): HookNorm
         via: 'hook',
         ...(meaning.interrupted ? { interrupted: true as const } : {}),
         ...(meaning.toolUseId !== undefined ? { toolUseId: meaning.toolUseId } : {}),
+        ...(meaning.dialog ? { dialog: true as const } : {}),
         ...hookDetails(payload),
       };
       return commit(row);

@@ -20,6 +20,7 @@ export const statusRowSchema = z.object({
   via: z.enum(['hook', 'osc']),
   interrupted: z.literal(true).optional(),
   toolUseId: z.string().optional(),
+  dialog: z.literal(true).optional(),
   toolName: z.string().optional(),
   toolInput: z.string().optional(),
   prompt: z.string().optional(),

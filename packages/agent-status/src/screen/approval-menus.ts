@@ -71,44 +71,10 @@ export function matchCursorApproval(lines: readonly WindowLine[]): MenuSpan | nu
   return null;
 }
 
-const ROW = /^(?:[❯›>]\s*)?(\d+)\.\s*(.*)$/;
-const NOT_A_WRAP = /^[⏺●✻✽*$#>›❯]/;
-
 /**
- * Claude Code's numbered permission menu (§5.2). Returns the menu's line span, or null.
+ * Claude Code's numbered permission menu (§5.2), now with its key-hint footer allowed below the
+ * rows (the real 2.1.x dialogs end in `Esc to cancel · Tab to amend`).
+ *
+ * @deprecated Use {@link matchApprovalMenu}, which this is.
  */
-export function matchClaudePermissionMenu(lines: readonly WindowLine[]): MenuSpan | null {
-  const start = Math.max(0, lines.length - APPROVAL_WINDOW_LINES);
-  for (let q = lines.length - 2; q >= start; q--) {
-    const head = lines[q];
-    if (!head?.text.startsWith('do you want to')) continue;
-    let rowStart = q + 1;
-    if (!head.text.endsWith('?')) {
-      // Why: a narrow pane wraps the question once (`… make this edit to` / `file.ts?`).
-      const wrap = lines[q + 1];
-      if (!wrap?.text.endsWith('?') || ROW.test(wrap.text)) continue;
-      rowStart = q + 2;
-    }
-    return rowsFrom(lines, rowStart) ? { start: q, end: lines.length - 1 } : null;
-  }
-  return null;
-}
-
-function rowsFrom(lines: readonly WindowLine[], from: number): boolean {
-  const rows: string[] = [];
-  for (let i = from; i < lines.length; i++) {
-    const line = lines[i];
-    if (!line) return false;
-    const m = ROW.exec(line.text);
-    if (m) {
-      if (Number(m[1]) !== rows.length + 1) return false;
-      rows.push(m[2] ?? '');
-      continue;
-    }
-    // Unnumbered line: a wrap of the previous row, indented, not narration.
-    if (rows.length === 0 || line.indent < 2 || NOT_A_WRAP.test(line.text)) return false;
-  }
-  if (rows.length < 2) return false;
-  if (!rows[0]?.startsWith('yes') || !rows[rows.length - 1]?.startsWith('no')) return false;
-  return true;
-}
+export { matchApprovalMenu as matchClaudePermissionMenu } from './selection-menus.ts';

@@ -66,7 +66,7 @@ describe('findBlockedSignal rules', () => {
     ['press enter to continue', 'no context word near the phrase'],
     ['Update available!\nRun npm i -g codex', 'no press-enter phrase'],
     ['Permission required\nAllow once', 'one choice only'],
-    ['Do you want to proceed?\n❯ 1. Yes\n  2. Maybe', 'last row is not No'],
+    ['Do you want to proceed?\n  1. Yes\n  2. Maybe', 'last row is not No, and no selection cursor'],
     ['Do you want to proceed?\n❯ 1. Yes\n  2. No\nok, proceeding', 'a line below the menu'],
     ['Run this command?\n→ Run (once) (y)', 'one choice only'],
     ['Run this command?\n→ Run (once) (y)\n  Skip (esc or n)\n$ ', 'a shell prompt below'],

@@ -5,9 +5,10 @@ import {
   PERMISSION_CHOICES_WITHIN_CHARS,
   reasonKind,
 } from '../limits.ts';
-import { matchClaudePermissionMenu, matchCursorApproval } from './approval-menus.ts';
+import { matchCursorApproval } from './approval-menus.ts';
 import { codexCancelBelow, findReadyPromptBelow } from './dismissal.ts';
 import { type MatchWindow, type WindowLine, windowFromTail } from './match-window.ts';
+import { matchApprovalMenu, matchSelectionMenu } from './selection-menus.ts';
 
 /** A prompt only a human can answer, found on the pane. */
 export interface BlockedSignal {
@@ -25,7 +26,7 @@ export interface BlockedSignal {
 
 // Fast negative: every rule needs one of these.
 const SENTINEL =
-  /update available|working directory|just got an upgrade|hooks need review|trust|press enter|press t to|enter [a-z ]{1,24}· esc|permission|run this command|do you want to/;
+  /update available|working directory|just got an upgrade|hooks need review|trust|press enter|press t to|enter [a-z ]{1,24}· esc|permission|run this command|do you want to|would you like to|allow execution|apply this change|esc to cancel|\?\n/;
 const PRESS_ENTER =
   /press enter to (?:confirm|continue|view|insert)|press t to trust|enter (?:to )?[a-z]+ · esc (?:to )?[a-z]+/g;
 const GENERIC_CONTEXT = /codex|permission|sandbox|trust|hook/;
@@ -206,11 +207,23 @@ export function findBlockedSignal(input: MatchWindow | string | readonly string[
   if (generic) candidates.push(generic);
   const menus = [
     j.text.includes('run this command?') ? matchCursorApproval(lines) : null,
-    j.text.includes('do you want to') ? matchClaudePermissionMenu(lines) : null,
+    j.text.includes('?\n') ? matchApprovalMenu(lines) : null,
   ];
+  let approval = false;
   for (const menu of menus) {
     if (menu) {
+      approval = true;
       candidates.push({ reason: 'agent-approval-prompt', index: menu.end, start: menu.start, rank: 3, from: 0, to: 0 });
+    }
+  }
+  const selection = approval || !j.text.includes('?\n') ? null : matchSelectionMenu(lines);
+  if (selection) {
+    const from = j.starts[selection.start] ?? 0;
+    const to = (j.starts[selection.end] ?? 0) + 1;
+    // Why: a menu a specific rule names (trust, update, hooks review) keeps that rule's reason.
+    const named = candidates.some((c) => c.rank === 2 && c.to >= from && c.from <= to);
+    if (!named) {
+      candidates.push({ reason: 'agent-interactive-prompt', index: selection.end, start: selection.start, rank: 1, from, to });
     }
   }
 

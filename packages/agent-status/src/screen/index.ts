@@ -10,5 +10,14 @@ export {
   windowFromScreen,
   windowFromTail,
 } from './match-window.ts';
+export {
+  findMenuShape,
+  hasSelectionCursor,
+  isMenuFooter,
+  type MenuShape,
+  matchApprovalMenu,
+  matchSelectionMenu,
+} from './selection-menus.ts';
 export { stripAnsi } from './strip-ansi.ts';
+export { createScreenWaitStamp, type ScreenWaitStamp } from './screen-wait-stamp.ts';
 export { createWaitStamp, type WaitStamp, type WaitStampResult } from './wait-stamp.ts';

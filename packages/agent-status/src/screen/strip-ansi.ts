@@ -2,9 +2,12 @@
  * Remove CSI/OSC/two-byte ESC sequences and C0 controls but TAB from one line of text.
  * A linear scan (the hot path of every matcher): CSI `ESC [ … final`, OSC `ESC ] … BEL|ESC \`
  * (or cut off at the end), charset designators `ESC ( X`, other `ESC <intermediates> final`.
+ * A cursor movement (`CUF`, `CHA`, `CUP`, …) becomes one space unless a space is already there:
+ * real TUIs (Claude Code, Codex) move the cursor between words instead of printing spaces.
  *
  * @example
  * stripAnsi('\x1b[31mred\x1b[0m'); // 'red'
+ * stripAnsi('Do\x1b[4Gyou'); // 'Do you'
  */
 export function stripAnsi(text: string): string {
   let out = '';
@@ -22,10 +25,26 @@ export function stripAnsi(text: string): string {
       continue;
     }
     out += text.slice(runStart, i);
-    i = c === 0x1b ? skipEscape(text, i) : i + 1;
+    if (c === 0x1b) {
+      const end = skipEscape(text, i);
+      if (isCursorMove(text, i, end) && out.length > 0 && !endsInSpace(out)) out += ' ';
+      i = end;
+    } else i++;
     runStart = i;
   }
   return runStart === 0 ? text : out + text.slice(runStart);
+}
+
+// CSI finals that move the cursor: CUU CUD CUF CUB CNL CPL CHA CUP (A–H), HPA ` HPR a VPA d VPR e HVP f.
+const MOVE_FINALS = new Set([0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x60, 0x61, 0x64, 0x65, 0x66]);
+
+function isCursorMove(text: string, start: number, end: number): boolean {
+  return end - start >= 3 && text.charCodeAt(start + 1) === 0x5b && MOVE_FINALS.has(text.charCodeAt(end - 1));
+}
+
+function endsInSpace(out: string): boolean {
+  const c = out.charCodeAt(out.length - 1);
+  return c === 0x20 || c === 0x09;
 }
 
 function skipEscape(text: string, at: number): number {

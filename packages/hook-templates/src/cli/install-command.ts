@@ -16,10 +16,17 @@ export interface InstallCommandOptions {
   agents: readonly string[];
   platform: 'posix' | 'windows';
   env: AgentEnvOverrides;
-  claudeVersion?: string;
+  /** Installed agent versions (event gates, Codex trust) and where each came from; missing = unknown. */
+  versions?: Readonly<Record<string, AgentVersionUsed>>;
   gitBash: boolean;
   dryRun: boolean;
   uninstall: boolean;
+}
+
+/** A version the installer used: `from` is the command that printed it, or `--claude-version`. */
+export interface AgentVersionUsed {
+  version: string;
+  from: string;
 }
 
 /** One agent's line of the report. */
@@ -27,7 +34,9 @@ export interface AgentReport {
   agent: string;
   state: AgentInstallState;
   files: { path: string; action: string; mode: number }[];
-  codexTrustPending?: string[];
+  codexTrustGranted?: string[];
+  /** The agent version the installer used, and where it came from. */
+  version?: AgentVersionUsed;
   warnings: string[];
   error?: { code: string; message: string };
 }
@@ -52,7 +61,7 @@ export async function runInstall(opts: InstallCommandOptions, io: InstallIo): Pr
       home: opts.home,
       env: opts.env,
       gitBash: opts.gitBash,
-      ...(agent === 'claude' && opts.claudeVersion !== undefined ? { agentVersion: opts.claudeVersion } : {}),
+      ...(opts.versions?.[agent] !== undefined ? { agentVersion: opts.versions[agent].version } : {}),
     };
     try {
       let result = await compute(io, base, opts.uninstall);
@@ -80,7 +89,8 @@ export async function runInstall(opts: InstallCommandOptions, io: InstallIo): Pr
         agent,
         state: result.state,
         files: result.files.map((f) => ({ path: f.path, action: f.action, mode: f.mode })),
-        ...(result.codexTrustKeys ? { codexTrustPending: result.codexTrustKeys.map((k) => k.key) } : {}),
+        ...(result.codexTrustKeys ? { codexTrustGranted: result.codexTrustKeys.map((k) => k.key) } : {}),
+        ...(opts.versions?.[agent] ? { version: opts.versions[agent] } : {}),
         warnings: result.warnings,
       });
     } catch (error) {
@@ -103,6 +113,7 @@ export async function runInstall(opts: InstallCommandOptions, io: InstallIo): Pr
 export function formatInstallReports(reports: readonly AgentReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
+    if (r.version) lines.push(`# ${r.agent} ${r.version.version} (from ${r.version.from})`);
     for (const f of r.files)
       lines.push(`${f.action} ${f.path}${f.action === 'refused' && r.error ? ` ${r.error.code}` : ''}`);
     if (r.error && r.files.length === 0) lines.push(`refused ${r.agent} ${r.error.code}`);

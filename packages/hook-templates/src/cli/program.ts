@@ -10,8 +10,9 @@ import { LAUNCHER_FORMS, type LauncherForm } from '../launchers/spec.ts';
 import { installTargets, planFor } from '../plan/plan-for.ts';
 import type { Target } from '../plan/types.ts';
 import type { VerifyIo } from '../verify/io.ts';
+import { detectAgentVersion, type VersionProbe } from '../versions/agent-version.ts';
 import { formatVerifyReport, VERIFY_SHELLS, verifyHome } from '../verify/verify.ts';
-import { formatInstallReports, runInstall } from './install-command.ts';
+import { type AgentVersionUsed, formatInstallReports, runInstall } from './install-command.ts';
 
 /** Version printed by `--version`. */
 export const CLI_VERSION = '0.0.0';
@@ -24,6 +25,29 @@ export interface CliIo {
   verify: VerifyIo;
   homedir: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Runs an agent's `--version` (absent: versions are not detected). */
+  versionProbe?: VersionProbe;
+}
+
+/**
+ * The version each agent is installed at: an explicit `--claude-version` wins; otherwise the agent's
+ * own `--version`, when it is on PATH.
+ */
+async function versionsFor(
+  agents: readonly string[],
+  probe: VersionProbe | undefined,
+  claudeVersion: string | undefined,
+): Promise<Record<string, AgentVersionUsed>> {
+  const out: Record<string, AgentVersionUsed> = {};
+  for (const agent of agents) {
+    if (agent === 'claude' && claudeVersion !== undefined) {
+      out[agent] = { version: claudeVersion, from: '--claude-version' };
+      continue;
+    }
+    const found = probe ? await detectAgentVersion(agent, probe) : null;
+    if (found) out[agent] = { version: found.version, from: found.command };
+  }
+  return out;
 }
 
 class UsageError extends Error {}
@@ -159,13 +183,15 @@ function buildProgram(io: CliIo): Command {
               }
             : {};
         const agents = agentList(o.agents);
+        const versions =
+          name === 'install' ? await versionsFor(agents, io.versionProbe, o.claudeVersion) : {};
         const reports = await runInstall(
           {
             home,
             agents,
             platform,
             env,
-            ...(o.claudeVersion !== undefined ? { claudeVersion: o.claudeVersion } : {}),
+            versions,
             gitBash: o.gitBash === true,
             dryRun: o.dryRun === true,
             uninstall: name === 'uninstall',

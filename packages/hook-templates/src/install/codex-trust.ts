@@ -14,13 +14,17 @@ function normalizeHash(hash: string): string {
 
 /**
  * Sets `[hooks.state."<key>"] trusted_hash = "sha256:…"` for our managed handlers in Codex's
- * `config.toml`; returns the input unchanged when every entry already holds its hash (a rewrite
- * loses comments, so it happens only when the set changes).
+ * `config.toml` and removes the entries of `drop` (keys our handlers no longer hold); returns the
+ * input unchanged when nothing changes (a rewrite loses comments, so it happens only then).
  *
  * @example
  * applyCodexTrust('', [{ key: '/h/.codex/hooks.json:stop:0:0', hash: 'abc' }])
  */
-export function applyCodexTrust(toml: string, entries: readonly CodexTrustEntry[]): string {
+export function applyCodexTrust(
+  toml: string,
+  entries: readonly CodexTrustEntry[],
+  drop: readonly string[] = [],
+): string {
   let doc: Record<string, unknown>;
   try {
     doc = toml.trim() === '' ? {} : (parse(toml) as Record<string, unknown>);
@@ -37,8 +41,10 @@ export function applyCodexTrust(toml: string, entries: readonly CodexTrustEntry[
     const cur = state[e.key];
     return isJsonObject(cur) && cur.trusted_hash === normalizeHash(e.hash);
   });
-  if (same) return toml;
+  const stale = drop.filter((k) => k in state && !entries.some((e) => e.key === k));
+  if (same && stale.length === 0) return toml;
   const nextState: Record<string, unknown> = { ...state };
+  for (const k of stale) delete nextState[k];
   for (const e of entries) {
     const cur = nextState[e.key];
     nextState[e.key] = { ...(isJsonObject(cur) ? cur : {}), trusted_hash: normalizeHash(e.hash) };

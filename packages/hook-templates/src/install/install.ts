@@ -3,9 +3,11 @@ import { getAgent } from '../agents/registry.ts';
 import { CLAUDE_WINDOWS_HOOK_TIMEOUT_S, CODEX_TRUST_MIN_VERSION, CONFIG_FILE_MODE } from '../constants.ts';
 import { launcherCommand } from '../launchers/for-agent.ts';
 import { claudeGate, parseVersion, versionAtLeast } from './claude-gate.ts';
+import { codexHookHash, codexEventLabel } from './codex-hook-hash.ts';
+import { applyCodexTrust } from './codex-trust.ts';
 import { editJsoncHooks, formatJson, objectMember, parseConfig } from './config-text.ts';
 import { isJsonObject, isManagedHandler, type JsonObject, managedEvents, sweepAndAppend } from './hooks-edit.ts';
-import { type AgentEnvOverrides, configPath } from './paths.ts';
+import { type AgentEnvOverrides, codexConfigTomlPath, configPath } from './paths.ts';
 import { launchedScriptPath, scriptFiles } from './scripts.ts';
 
 /** Install state of one agent. */
@@ -32,11 +34,13 @@ export interface InstallFile {
   action: 'create' | 'update' | 'unchanged';
 }
 
-/** A Codex trust entry the host must fill with Codex's own hash. */
+/** A Codex trust entry: the hook's key in `config.toml` `[hooks.state]` and the hash Codex checks. */
 export interface CodexTrustKey {
   key: string;
   event: string;
   command: string;
+  /** `sha256:…`, computed as Codex does (see `codexHookHash`). */
+  hash: string;
 }
 
 /** Result of the pure installers. Write scripts first, then each config only if it still equals `expected[path]`. */
@@ -87,30 +91,71 @@ function entriesFor(d: AgentDescriptor, input: InstallInput, event: string): unk
   }
 }
 
+/** Codex checks hook trust from 0.129 on; an unknown version is taken to be a current one. */
+function codexHasTrust(version: string | undefined): boolean {
+  const parsed = parseVersion(version);
+  const min = parseVersion(CODEX_TRUST_MIN_VERSION);
+  return parsed === null || min === null || versionAtLeast(parsed, min);
+}
+
 function eventsToInstall(d: AgentDescriptor, version: string | undefined): { events: string[]; only?: Set<string> } {
   if (d.id !== 'claude') return { events: [...d.events] };
   const gate = claudeGate(d.events, version);
   return gate.retire ? { events: gate.events } : { events: gate.events, only: new Set(gate.events) };
 }
 
-function snake(event: string): string {
-  return event.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-}
-
-function codexTrust(path: string, hooks: JsonObject): CodexTrustKey[] {
-  const keys: CodexTrustKey[] = [];
+/** Every command handler of a Codex hooks object with its trust key; `managed` tells ours apart. */
+function codexHandlers(path: string, hooks: JsonObject, os: 'posix' | 'windows'): (CodexTrustKey & { managed: boolean })[] {
+  const out: (CodexTrustKey & { managed: boolean })[] = [];
   for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
+    const label = codexEventLabel(event);
+    if (label === null || !Array.isArray(groups)) continue;
     groups.forEach((g, gi) => {
       if (!isJsonObject(g) || !Array.isArray(g.hooks)) return;
+      const matcher = typeof g.matcher === 'string' ? g.matcher : undefined;
       g.hooks.forEach((h, hi) => {
-        if (isManagedHandler(h) && isJsonObject(h) && typeof h.command === 'string') {
-          keys.push({ key: `${path}:${snake(event)}:${gi}:${hi}`, event, command: h.command });
-        }
+        if (!isJsonObject(h) || typeof h.command !== 'string' || h.command.trim() === '') return;
+        const handler = {
+          command: h.command,
+          ...(typeof h.commandWindows === 'string' ? { commandWindows: h.commandWindows } : {}),
+          ...(typeof h.timeout === 'number' ? { timeout: h.timeout } : {}),
+          ...(typeof h.async === 'boolean' ? { async: h.async } : {}),
+          ...(typeof h.statusMessage === 'string' ? { statusMessage: h.statusMessage } : {}),
+          ...(typeof h.additionalContextLimit === 'number' ? { additionalContextLimit: h.additionalContextLimit } : {}),
+        };
+        out.push({
+          key: `${path}:${label}:${gi}:${hi}`,
+          event,
+          command: h.command,
+          hash: codexHookHash(event, matcher, handler, os),
+          managed: isManagedHandler(h),
+        });
       });
     });
   }
-  return keys;
+  return out;
+}
+
+/**
+ * Trust for our handlers in Codex's config.toml: each managed handler's key gets its hash; keys our
+ * handlers held before and no handler holds now are dropped (a user handler's entry is never touched).
+ */
+function codexTrustEdit(
+  input: InstallInput,
+  path: string,
+  before: JsonObject | null,
+  after: JsonObject,
+): { tomlPath: string; toml: string | null; next: string; keys: CodexTrustKey[] } {
+  const tomlPath = codexConfigTomlPath(input.os, input.home, input.env);
+  const toml = input.configs[tomlPath] ?? null;
+  const now = codexHandlers(path, after, input.os);
+  const ours = now.filter((h) => h.managed);
+  const taken = new Set(now.map((h) => h.key));
+  const previous = before ? codexHandlers(path, before, input.os) : [];
+  const drop = previous.filter((h) => h.managed && !taken.has(h.key)).map((h) => h.key);
+  const keys = ours.map(({ managed: _managed, ...k }) => k);
+  const next = applyCodexTrust(toml ?? '', keys, drop);
+  return { tomlPath, toml, next, keys };
 }
 
 interface ConfigEdit {
@@ -213,15 +258,12 @@ export function installAgent(input: InstallInput): InstallResult {
     expected: { [path]: before },
     warnings,
   };
-  if (d.id === 'codex') {
-    const version = parseVersion(input.agentVersion);
-    const min = parseVersion(CODEX_TRUST_MIN_VERSION);
-    if (version === null || min === null || versionAtLeast(version, min)) {
-      result.codexTrustKeys = codexTrust(path, objectMember(edit.root, 'hooks', path));
-      warnings.push(
-        `codex: ${result.codexTrustKeys.length} hook trust entries pending (hashes come from codex app-server hooks/list)`,
-      );
-    }
+  if (d.id === 'codex' && codexHasTrust(input.agentVersion)) {
+    const previous = before === null ? null : objectMember(parseConfig(before, path, false), 'hooks', path);
+    const trust = codexTrustEdit(input, path, previous, objectMember(edit.root, 'hooks', path));
+    result.codexTrustKeys = trust.keys;
+    result.expected[trust.tomlPath] = trust.toml;
+    files.push({ path: trust.tomlPath, content: trust.next, mode: CONFIG_FILE_MODE, action: action(trust.toml, trust.next) });
   }
   if (d.id === 'claude' && parseVersion(input.agentVersion) === null) {
     warnings.push('claude: version unknown; installed only the events Claude Code 1.0.64 knows');
@@ -245,13 +287,19 @@ export function uninstallAgent(input: InstallInput): InstallResult {
     };
   }
   const edit = editConfig(d, path, before, {});
-  return {
-    state: 'not_installed',
-    files: [{ path, content: edit.content, mode: CONFIG_FILE_MODE, action: action(before, edit.content) }],
-    remove,
-    expected: { [path]: before },
-    warnings: [],
-  };
+  const files: InstallFile[] = [
+    { path, content: edit.content, mode: CONFIG_FILE_MODE, action: action(before, edit.content) },
+  ];
+  const expected: Record<string, string | null> = { [path]: before };
+  if (d.id === 'codex') {
+    const previous = objectMember(parseConfig(before, path, false), 'hooks', path);
+    const trust = codexTrustEdit(input, path, previous, objectMember(edit.root, 'hooks', path));
+    if (trust.toml !== null && trust.next !== trust.toml) {
+      expected[trust.tomlPath] = trust.toml;
+      files.push({ path: trust.tomlPath, content: trust.next, mode: CONFIG_FILE_MODE, action: 'update' });
+    }
+  }
+  return { state: 'not_installed', files, remove, expected, warnings: [] };
 }
 
 /**
@@ -276,8 +324,9 @@ export function agentStatus(input: InstallInput): AgentInstallState {
 /** Every path an install of `agent` reads or writes (configs and scripts). */
 export function installPaths(input: Omit<InstallInput, 'configs'>): { configs: string[]; scripts: string[] } {
   const d = getAgent(input.agent);
+  const trust = d.id === 'codex' ? [codexConfigTomlPath(input.os, input.home, input.env)] : [];
   return {
-    configs: [configPath(d, input.os, input.home, input.env)],
+    configs: [configPath(d, input.os, input.home, input.env), ...trust],
     scripts: scriptFiles(d, input.os, input.home).map((f) => f.path),
   };
 }

@@ -1,0 +1,60 @@
+/**
+ * Which command prints each agent's version, and how to read it. Pure: the probe that runs the
+ * command is `detect.ts` (I/O), injected where a caller wants another one.
+ */
+
+/** The command and arguments that print an agent's version (on PATH, as a user types it). */
+export const AGENT_VERSION_COMMANDS: Readonly<Record<string, readonly [string, ...string[]]>> = {
+  claude: ['claude', '--version'],
+  openclaude: ['openclaude', '--version'],
+  codex: ['codex', '--version'],
+  gemini: ['gemini', '--version'],
+  antigravity: ['agy', '--version'],
+  cursor: ['cursor-agent', '--version'],
+  droid: ['droid', '--version'],
+  devin: ['devin', '--version'],
+  grok: ['grok', '--version'],
+  copilot: ['copilot', '--version'],
+  'command-code': ['command-code', '--version'],
+};
+
+const VERSION = /(?<![\w.])v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)(?![\w.])/;
+
+/**
+ * The first `major.minor.patch[-pre]` in a `--version` output (`2.1.332 (Claude Code)`,
+ * `codex-cli 0.171.0`, `0.61.0`), or null.
+ *
+ * @example
+ * parseAgentVersion('codex-cli 0.171.0\n') // '0.171.0'
+ */
+export function parseAgentVersion(output: string): string | null {
+  const m = VERSION.exec(output.slice(0, 4096));
+  return m?.[1] ?? null;
+}
+
+/** A detected version and the command line that reported it. */
+export interface DetectedVersion {
+  readonly agent: string;
+  readonly version: string;
+  readonly command: string;
+}
+
+/** Runs one version command; resolves to its stdout, or null (absent, failed, timed out). */
+export type VersionProbe = (argv: readonly [string, ...string[]]) => Promise<string | null>;
+
+/**
+ * The version of `agent` as its own CLI reports it, through `probe`; null when the agent has no
+ * version command, is not on PATH, or printed no version.
+ */
+export async function detectAgentVersion(agent: string, probe: VersionProbe): Promise<DetectedVersion | null> {
+  const argv = AGENT_VERSION_COMMANDS[agent];
+  if (!argv) return null;
+  let out: string | null;
+  try {
+    out = await probe(argv);
+  } catch {
+    return null;
+  }
+  const version = out === null ? null : parseAgentVersion(out);
+  return version === null ? null : { agent, version, command: argv.join(' ') };
+}

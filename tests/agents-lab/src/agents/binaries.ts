@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/** The agent CLIs the lab runs, as pinned in its package.json (through the workspace catalog). */
+export const LAB_AGENTS = {
+  claude: { pkg: '@anthropic-ai/claude-code', command: 'claude' },
+  'claude-2.1.197': { pkg: 'claude-code-2.1.197', command: 'claude' },
+  codex: { pkg: '@openai/codex', command: 'codex' },
+  gemini: { pkg: '@google/gemini-cli', command: 'gemini' },
+} as const;
+
+/** One installed agent build: its command name, entry file and version. */
+export interface AgentBinary {
+  readonly build: keyof typeof LAB_AGENTS;
+  /** The name a user types (`claude`, `codex`, `gemini`). */
+  readonly command: string;
+  /** What the `command` symlink in the lab's bin dir points at. */
+  readonly target: string;
+  /** The package's own version (package.json). */
+  readonly version: string;
+}
+
+const labRequire = createRequire(new URL('../../package.json', import.meta.url));
+
+function packageDir(pkg: string, from: NodeJS.Require = labRequire): string {
+  return path.dirname(from.resolve(`${pkg}/package.json`));
+}
+
+/** `linux-x64`, `darwin-arm64`, … as the vendors name their platform packages. */
+export function platformKey(): string {
+  return `${process.platform}-${process.arch}`;
+}
+
+/**
+ * Where a build's real entry point is. Claude Code ships its native binary in a platform package
+ * (`@anthropic-ai/claude-code-<platform>/claude`); the lab links that directly instead of relying on
+ * the wrapper's postinstall (which pnpm does not run here). Codex and Gemini run through their
+ * Node launchers, as `npm i -g` users do.
+ */
+export function resolveAgentBinary(build: keyof typeof LAB_AGENTS): AgentBinary {
+  const spec = LAB_AGENTS[build];
+  const dir = packageDir(spec.pkg);
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    version: string;
+    bin?: Record<string, string> | string;
+  };
+  let target: string;
+  if (spec.command === 'claude') {
+    const wrapperRequire = createRequire(path.join(dir, 'package.json'));
+    target = path.join(packageDir(`@anthropic-ai/claude-code-${platformKey()}`, wrapperRequire), 'claude');
+  } else {
+    const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[spec.command];
+    if (!bin) throw new Error(`${spec.pkg} declares no ${spec.command} bin`);
+    target = path.join(dir, bin);
+  }
+  if (!fs.existsSync(target)) throw new Error(`${spec.pkg}: ${target} is missing (was pnpm install run?)`);
+  return { build, command: spec.command, target, version: manifest.version };
+}
+
+/**
+ * Makes `dir` hold one executable per command (`claude`, `codex`, `gemini`) pointing at `binary`,
+ * so a pane's argv is what a user types and its foreground process reads as the agent.
+ */
+export function linkAgentCommand(dir: string, binary: AgentBinary): string {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const link = path.join(dir, binary.command);
+  fs.rmSync(link, { force: true });
+  if (binary.target.endsWith('.js') || binary.target.endsWith('.mjs')) {
+    // Why: a launcher script runs through this Node (the registry's bin shim does the same).
+    fs.writeFileSync(link, `#!/bin/sh\nexec '${process.execPath}' '${binary.target}' "$@"\n`, { mode: 0o755 });
+  } else {
+    fs.symlinkSync(binary.target, link);
+  }
+  return link;
+}

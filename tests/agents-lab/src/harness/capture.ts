@@ -1,0 +1,58 @@
+import type { StatusRow } from '@orca/agent-status';
+import type { LabRun } from './lab-run.ts';
+
+/** What the host saw at one moment, enough to replay it through `orca-status classify`. */
+export interface MomentCapture {
+  readonly screen: readonly string[];
+  readonly tail: string;
+  readonly title: string | null;
+  /** Evidence as `orca-status classify` flags (times rebased to start at 1000 ms). */
+  readonly evidence: {
+    now: number;
+    rows?: StatusRow[];
+    title?: string;
+    titleLive?: boolean;
+    titleAt?: number;
+    waitBlockedAt?: number;
+    fg?: string;
+  };
+}
+
+/** Raw tail kept in a fixture: the last this-many UTF-16 units, cut at a line start. */
+const FIXTURE_TAIL_CHARS = 6_000;
+
+function trimTail(tail: string): string {
+  if (tail.length <= FIXTURE_TAIL_CHARS) return tail;
+  const cut = tail.slice(-FIXTURE_TAIL_CHARS);
+  const nl = cut.indexOf('\n');
+  return nl >= 0 ? cut.slice(nl + 1) : cut;
+}
+
+/** Reads the pane's current evidence (as the host hands it to the engine) and its foreground. */
+export async function captureMoment(run: LabRun): Promise<MomentCapture> {
+  const live = run.host.livePane(run.handle);
+  await live.screen.settled();
+  const e = live.status.evidence();
+  const fg = e.probe ? await e.probe.read() : null;
+  const times = [e.now, ...(e.rows ?? []).flatMap((r) => [r.receivedAt, r.stateStartedAt])];
+  if (e.title?.at != null) times.push(e.title.at);
+  if (e.waitBlockedAt !== null) times.push(e.waitBlockedAt);
+  const base = Math.min(...times) - 1000;
+  const at = (t: number) => t - base;
+  const evidence: MomentCapture['evidence'] = { now: at(e.now) };
+  const rows = (e.rows ?? []).map((r) => ({ ...r, receivedAt: at(r.receivedAt), stateStartedAt: at(r.stateStartedAt) }));
+  if (rows.length > 0) evidence.rows = rows;
+  if (e.title) {
+    evidence.title = e.title.text;
+    evidence.titleLive = e.title.live;
+    if (e.title.at !== null) evidence.titleAt = at(e.title.at);
+  }
+  if (e.waitBlockedAt !== null) evidence.waitBlockedAt = at(e.waitBlockedAt);
+  if (fg !== null) evidence.fg = fg;
+  return {
+    screen: [...(e.screen ?? [])],
+    tail: trimTail(typeof e.tail === 'string' ? e.tail : (e.tail ?? []).join('\n')),
+    title: e.title?.text ?? null,
+    evidence,
+  };
+}

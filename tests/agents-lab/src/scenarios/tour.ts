@@ -1,0 +1,289 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AgentProfile } from '../agents/profile.ts';
+import type { LabRun } from '../harness/lab-run.ts';
+import type { MomentSpec } from '../harness/scenario-runner.ts';
+import { selectOption } from '../harness/select-option.ts';
+import { byPrompt, type Reply, type ReplyPicker } from '../model/scenario.ts';
+
+/** How one agent's screens look at each moment of the tour, and which keys answer them. */
+export interface AgentScreens {
+  /** The idle prompt, nothing running and no dialog. */
+  readonly idle: (text: string) => boolean;
+  /** The agent is working (spinner, "esc to interrupt"). */
+  readonly working: RegExp;
+  /** A tool is running after approval. */
+  readonly toolRunning: RegExp;
+  /** Startup workspace-trust question, and the option that trusts. */
+  readonly trust: RegExp;
+  readonly trustYes: RegExp;
+  /** Startup API-key question (Claude), and the option that accepts. */
+  readonly apiKey?: RegExp;
+  readonly apiKeyYes?: RegExp;
+  /**
+   * Other startup questions some versions ask (Claude 2.1.332: make auto mode the default). Each
+   * is a moment when it shows up before the idle prompt, skipped when the idle prompt comes first.
+   */
+  readonly startupQuestions?: readonly { readonly name: string; readonly marker: RegExp; readonly choose: RegExp }[];
+  /** Approval dialogs per tool kind (absent: the agent has no such dialog). */
+  readonly approval: { readonly shell: RegExp; readonly edit?: RegExp; readonly write?: RegExp; readonly fetch?: RegExp };
+  /** Keys that approve the selected (first) option of an approval dialog. */
+  readonly approveKeys: string;
+  /** The screen after a cancelled approval or an interrupted turn. */
+  readonly cancelled: RegExp;
+  /** An API error shown to the user. */
+  readonly apiError: RegExp;
+  /** How the error reply is repeated (clients retry). */
+  readonly errorReplies: number;
+}
+
+/** The prompts of the tour (each one key of the reply table). */
+export const TOUR_PROMPTS = {
+  stream: 'tell me a long story',
+  slowTool: 'run the slow tool',
+  edit: 'edit the readme',
+  write: 'write a new file',
+  fetch: 'fetch the lab page',
+  cancel: 'stream and be cancelled',
+  error: 'trigger an api error',
+} as const;
+
+/** Files the tour's tools would touch: their absence proves a refused injection approved nothing. */
+export const TOUR_FILES = {
+  slowTool: 'slow-tool-ran.txt',
+  write: 'written-by-the-lab.txt',
+  editMark: 'edited by the lab',
+} as const;
+
+/** The page the fetch approval asks about (port 9, discard: nothing listens there). */
+export const TOUR_FETCH_URL = 'http://127.0.0.1:9/lab-page';
+
+/** The model's replies for every prompt of the tour. */
+export function tourReplies(screens: AgentScreens, project: string): ReplyPicker {
+  const error: Reply = { kind: 'error', status: 500, message: 'lab: scripted internal error' };
+  return byPrompt({
+    [TOUR_PROMPTS.stream]: [{ kind: 'slow-text', text: 'Once upon a time, '.repeat(40), seconds: 7 }],
+    [TOUR_PROMPTS.slowTool]: [
+      {
+        kind: 'tool',
+        text: 'Running the slow tool.',
+        call: { tool: 'shell', command: `sleep 4 && touch ${TOUR_FILES.slowTool}`, description: 'Run the slow tool' },
+      },
+      { kind: 'text', text: 'The slow tool finished.' },
+    ],
+    [TOUR_PROMPTS.edit]: [
+      {
+        kind: 'tool',
+        call: {
+          tool: 'edit',
+          path: path.join(project, 'README.md'),
+          oldText: '# lab project',
+          newText: `# ${TOUR_FILES.editMark}`,
+        },
+      },
+      { kind: 'text', text: 'Edited.' },
+    ],
+    [TOUR_PROMPTS.write]: [
+      { kind: 'tool', call: { tool: 'write', path: path.join(project, TOUR_FILES.write), content: 'hello\n' } },
+      { kind: 'text', text: 'Written.' },
+    ],
+    [TOUR_PROMPTS.fetch]: [
+      // Why: the fetch is never approved; a closed loopback port keeps it offline even if it were.
+      { kind: 'tool', call: { tool: 'fetch', url: TOUR_FETCH_URL, prompt: 'Summarise the lab page' } },
+      { kind: 'text', text: 'Fetched.' },
+    ],
+    [TOUR_PROMPTS.cancel]: [{ kind: 'slow-text', text: 'This answer will be cancelled. '.repeat(60), seconds: 30 }],
+    [TOUR_PROMPTS.error]: Array.from({ length: screens.errorReplies }, () => error),
+  });
+}
+
+const IDLE = { status: 'idle', isRunningAgent: true, agentWait: 'null' } as const;
+const WORKING = { status: 'working', isRunningAgent: true, agentWait: 'null' } as const;
+const APPROVAL = { status: 'permission', isRunningAgent: true, agentWait: 'object', reason: 'agent-approval-prompt' } as const;
+
+async function dispatch(run: LabRun, prompt: string): Promise<void> {
+  await run.host.dispatchInject(run.handle, prompt);
+}
+
+function fileIn(run: LabRun, name: string): string {
+  return path.join(run.ctx.project, name);
+}
+
+function absent(run: LabRun, name: string): string | null {
+  return fs.existsSync(fileIn(run, name)) ? `${name} exists` : null;
+}
+
+/** The startup moments: trust (when not pre-accepted) and the API-key question (when asked). */
+export function startupMoments(screens: AgentScreens, opts: { trust: boolean; apiKey: boolean }): MomentSpec[] {
+  const out: MomentSpec[] = [];
+  if (opts.trust) {
+    out.push({
+      name: 'startup-trust',
+      marker: screens.trust,
+      expect: { status: 'permission', isRunningAgent: true, agentWait: 'object', reason: 'agent-trust-workspace' },
+      tuiIdle: 'blocked',
+      dispatchRefused: true,
+      leave: (run) => selectOption(run, screens.trustYes),
+      why: 'Startup workspace-trust question: a human must answer it, and an injected Enter would answer it.',
+    });
+  }
+  if (opts.apiKey && screens.apiKey && screens.apiKeyYes) {
+    const yes = screens.apiKeyYes;
+    out.push({
+      name: 'startup-api-key',
+      marker: screens.apiKey,
+      expect: { status: 'permission', isRunningAgent: true, agentWait: 'object' },
+      tuiIdle: 'blocked',
+      dispatchRefused: true,
+      leave: (run) => selectOption(run, yes),
+      why: 'Startup custom-API-key question: a human must answer it.',
+    });
+  }
+  for (const q of screens.startupQuestions ?? []) {
+    out.push({
+      name: q.name,
+      marker: q.marker,
+      skipIf: (run) => screens.idle(run.screenText()),
+      expect: { status: 'permission', isRunningAgent: true, agentWait: 'object', reason: 'agent-interactive-prompt' },
+      tuiIdle: 'blocked',
+      dispatchRefused: true,
+      leave: (run) => selectOption(run, q.choose),
+      why: `Startup question (${q.name.replace('startup-', '')}): a selection menu only a human may answer.`,
+    });
+  }
+  return out;
+}
+
+function approvalMoment(
+  screens: AgentScreens,
+  name: string,
+  marker: RegExp,
+  prompt: string,
+  noEffect: (run: LabRun) => string | null,
+  leave: (run: LabRun) => Promise<void>,
+): MomentSpec[] {
+  return [
+    {
+      name: `idle-before-${name}`,
+      marker: (run) => screens.idle(run.screenText()),
+      expect: IDLE,
+      holdMs: 1_600,
+      fixture: false,
+    },
+    {
+      name,
+      enter: (run) => dispatch(run, prompt),
+      marker,
+      expect: APPROVAL,
+      tuiIdle: 'blocked',
+      dispatchRefused: true,
+      noEffect,
+      leave,
+      why: `Real ${name.replace('permission-', '')} approval dialog: only a human may answer it.`,
+    },
+  ];
+}
+
+/**
+ * The tour after startup: idle → streaming → shell approval → long tool run → edit, write and fetch
+ * approvals (cancelled with Esc) → interrupted stream → API error → exit.
+ */
+export function tourMoments(profile: AgentProfile, screens: AgentScreens): MomentSpec[] {
+  const idleMarker = (run: LabRun) => screens.idle(run.screenText());
+  const esc = async (run: LabRun) => run.press('\x1b');
+  const moments: MomentSpec[] = [
+    {
+      name: 'idle',
+      marker: idleMarker,
+      markerTimeoutMs: 45_000,
+      expect: IDLE,
+      tuiIdle: 'satisfied',
+      why: 'The idle prompt after startup: the agent waits for a prompt, not for a decision.',
+    },
+    {
+      name: 'working-stream',
+      enter: (run) => dispatch(run, TOUR_PROMPTS.stream),
+      marker: screens.working,
+      expect: WORKING,
+      holdMs: 3_000,
+      tuiIdle: 'not-satisfied',
+      why: 'Streaming a reply: working.',
+    },
+    ...approvalMoment(screens, 'permission-shell', screens.approval.shell, TOUR_PROMPTS.slowTool, (run) => absent(run, TOUR_FILES.slowTool), async (run) => run.press(screens.approveKeys)),
+    {
+      name: 'working-tool',
+      marker: screens.toolRunning,
+      expect: WORKING,
+      holdMs: 2_000,
+      why: 'An approved tool is running: working.',
+    },
+  ];
+  const edit = screens.approval.edit;
+  if (edit) {
+    moments.push(
+      ...approvalMoment(
+        screens,
+        'permission-edit',
+        edit,
+        TOUR_PROMPTS.edit,
+        (run) =>
+          fs.readFileSync(fileIn(run, 'README.md'), 'utf8').includes(TOUR_FILES.editMark) ? 'README.md was edited' : null,
+        esc,
+      ),
+    );
+  }
+  const write = screens.approval.write;
+  if (write) {
+    moments.push(...approvalMoment(screens, 'permission-write', write, TOUR_PROMPTS.write, (run) => absent(run, TOUR_FILES.write), esc));
+  }
+  const fetch = screens.approval.fetch;
+  if (fetch) moments.push(...approvalMoment(screens, 'permission-fetch', fetch, TOUR_PROMPTS.fetch, () => null, esc));
+  moments.push(
+    {
+      name: 'idle-before-cancel',
+      marker: idleMarker,
+      expect: IDLE,
+      holdMs: 1_600,
+      fixture: false,
+    },
+    {
+      name: 'working-before-cancel',
+      enter: (run) => dispatch(run, TOUR_PROMPTS.cancel),
+      marker: screens.working,
+      expect: WORKING,
+      holdMs: 1_600,
+      fixture: false,
+      leave: esc,
+    },
+    {
+      name: 'cancelled',
+      marker: (run) => screens.cancelled.test(run.screenText()) && screens.idle(run.screenText()),
+      expect: IDLE,
+      tuiIdle: 'satisfied',
+      why: 'A turn cancelled with Esc: back at the prompt.',
+    },
+    {
+      name: 'api-error',
+      enter: (run) => dispatch(run, TOUR_PROMPTS.error),
+      marker: (run) => screens.apiError.test(run.screenText()) && screens.idle(run.screenText()),
+      markerTimeoutMs: 60_000,
+      expect: IDLE,
+      tuiIdle: 'satisfied',
+      why: 'An API error ended the turn: back at the prompt.',
+    },
+    {
+      name: 'exited',
+      enter: async (run) => {
+        const [command, ...keys] = profile.exitKeys;
+        run.press(command ?? '');
+        await new Promise((r) => setTimeout(r, 400));
+        for (const k of keys) run.press(k);
+      },
+      marker: (run) => run.host.livePane(run.handle).exit !== null,
+      expect: { status: null, isRunningAgent: false, agentWait: 'absent' },
+      holdMs: 1_600,
+      fixture: false,
+    },
+  );
+  return moments;
+}
