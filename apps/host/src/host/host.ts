@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { acceptRelayed, createHookListener, type RelayedEvent } from '@orca/relay/listener';
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
-import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS, SHUTDOWN_PTY_GRACE_MS } from '../constants.ts';
+import {
+  APP_VERSION,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  SHUTDOWN_PTY_GRACE_MS,
+  SUBMIT_ECHO_WAIT_MS,
+  SUBMIT_KEY,
+} from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
 import { createAgentVersions } from '../hooks/agent-versions.ts';
 import { createHostCommandHooks } from '../hooks/command-hooks.ts';
@@ -18,6 +24,7 @@ import { type LivePane, startLivePane } from './live-pane.ts';
 import { createHostLogger } from './logger.ts';
 import { livePaneView, storedPaneView } from './pane-view.ts';
 import { drainSpool } from './spool.ts';
+import { waitForDraft } from './submit.ts';
 import { storedWait, verdictFromStored } from './stored-verdict.ts';
 
 export type { CreatePaneOptions, Host, HostOptions, VerdictChange, WaitResult } from './host-types.ts';
@@ -316,10 +323,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       if ('ok' in recheck && !recheck.ok) {
         throw refusal(recheck.code as 'agent_prompt_blocked', `${handle}: ${recheck.code}; nothing was written`);
       }
-      const bytes = `${prompt}\r`;
-      pane.write(bytes);
+      // Why: a TUI reads a text and an Enter that arrive in one write as one paste (Codex keeps the
+      // Enter as a newline in its composer); the submit key goes alone, once the draft is on screen.
+      pane.write(prompt);
+      await waitForDraft(pane, prompt, SUBMIT_ECHO_WAIT_MS);
+      if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
+      pane.write(SUBMIT_KEY);
       pane.acceptedPrompt = true;
-      return { bytes: Buffer.byteLength(bytes) };
+      return { bytes: Buffer.byteLength(prompt) + Buffer.byteLength(SUBMIT_KEY) };
     },
     async wait(handle, mode, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS) {
       const pane = requireLive(handle);

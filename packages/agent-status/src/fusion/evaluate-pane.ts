@@ -1,6 +1,7 @@
 import { validRows } from '../hooks/row-schema.ts';
 import type { AgentId } from '../limits.ts';
 import { type BlockedSignal, findBlockedSignal } from '../screen/blocked-signal.ts';
+import { composerAtBottom } from '../screen/composers.ts';
 import { buildMatchWindow, type MatchWindow, screenHasContent } from '../screen/match-window.ts';
 import { findMenuShape } from '../screen/selection-menus.ts';
 import { isShellName } from '../title/agent-names.ts';
@@ -133,8 +134,9 @@ interface PaneFacts {
   signalHolds: boolean;
   /** No stamp and nothing cleared it: the signal holds iff a known agent is in front (fail closed). */
   signalHoldsIfAgent: boolean;
-  /** A live explicit idle/working title newer than the explicit (non-permission) row: it wins. */
+  /** A live title newer than the explicit (non-permission) row says what the agent does now. */
   titleOverridesRow: boolean;
+  titleOverrideStatus: AgentStatus;
 }
 
 const NEEDS_FOREGROUND = Symbol('needs-foreground');
@@ -163,6 +165,7 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
     signalHolds: false,
     signalHoldsIfAgent: false,
     titleOverridesRow: false,
+    titleOverrideStatus: null,
   };
   if (e.exited === true) return facts;
 
@@ -185,14 +188,14 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
   facts.signalHoldsIfAgent = authority === 'unstamped' && window.from === 'screen' && e.probe !== undefined;
   // Why: Claude Code fires no hook when a turn is interrupted (Esc), so its working row outlives the
   // turn; the agent's own explicit title set after that row says what it does now.
-  facts.titleOverridesRow =
-    explicit !== undefined &&
-    !explicitIsPermission &&
-    liveTitle &&
-    title.kind === 'explicit' &&
-    (title.status === 'idle' || title.status === 'working') &&
-    titleAt !== null &&
-    titleAt > explicit.receivedAt;
+  const titleNewer = explicit !== undefined && !explicitIsPermission && liveTitle && titleAt !== null && titleAt > explicit.receivedAt;
+  const explicitTitle = title.kind === 'explicit' && (title.status === 'idle' || title.status === 'working');
+  // Why: Codex fires no hook when a turn is interrupted or fails; it drops the spinner from its
+  // title instead (a plain title after the working row) and shows its composer.
+  const plainTitleEndedTurn =
+    explicit?.state === 'working' && title.kind === 'none' && signal === null && composerAtBottom(explicit.source, window.lines);
+  facts.titleOverridesRow = titleNewer && (explicitTitle || plainTitleEndedTurn);
+  facts.titleOverrideStatus = explicitTitle ? title.status : 'idle';
   return facts;
 }
 
@@ -257,7 +260,7 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
       if (view?.unreadable) waitValue = undefined;
       else waitValue = running ? { source: 'hook', since: explicit.receivedAt } : null;
     }
-    const status = f.titleOverridesRow ? title.status : mapRow(explicit);
+    const status = f.titleOverridesRow ? f.titleOverrideStatus : mapRow(explicit);
     return analysisOf(f, running ? status : null, running, waitValue);
   }
 
@@ -271,6 +274,11 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
   }
 
   if (fg === undefined) return NEEDS_FOREGROUND;
+  // Why: before its first hook or title (Codex titles its window with the folder name), a known
+  // agent in front showing its own composer and no prompt is at its prompt.
+  if (fg.agent !== null && signal === null && composerAtBottom(fg.agent, f.window.lines)) {
+    return analysisOf(f, 'idle', true, waitValue);
+  }
   return analysisOf(f, null, fg.agent !== null, waitValue);
 }
 

@@ -1,3 +1,4 @@
+export { composerAtBottom } from './composers.ts';
 export { endsInKeyName, type MenuSpan, matchClaudePermissionMenu, matchCursorApproval } from './approval-menus.ts';
 export { type BlockedSignal, findBlockedSignal } from './blocked-signal.ts';
 export { codexCancelBelow, codexComposerAtBottom, findReadyPromptBelow, type ReadyPromptKind } from './dismissal.ts';

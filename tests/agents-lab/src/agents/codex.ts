@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'smol-toml';
@@ -32,9 +33,10 @@ function seedCodex(ctx: SeedContext): void {
   };
   if (ctx.trustProject) config.projects = { [ctx.project]: { trust_level: 'trusted' } };
   else {
-    // Why: Codex asks about folder trust only when no approval policy is configured.
+    // Why: Codex asks about folder trust only for a git work tree and when no approval policy is set.
     delete config.approval_policy;
     delete config.sandbox_mode;
+    execFileSync('git', ['init', '-q', ctx.project], { stdio: 'ignore' });
   }
   fs.writeFileSync(path.join(dir, 'config.toml'), `${stringify(config)}\n`, { mode: 0o600 });
 }

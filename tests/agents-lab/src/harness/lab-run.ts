@@ -45,6 +45,10 @@ export interface LabRun {
   waitForScreen(test: RegExp | ((text: string) => boolean), timeoutMs: number, what: string): Promise<void>;
   /** Hook event names the host ingested for this pane, oldest first. */
   hookEvents(): string[];
+  /** Every title the agent set, with its arrival time (ms since the epoch). */
+  titles(): readonly { text: string; at: number }[];
+  /** Hook events with their arrival times. */
+  hookTimeline(): { event: string; at: number }[];
   stop(): Promise<void>;
 }
 
@@ -114,6 +118,8 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
     write(data);
   };
   const screen = () => live.screen.renderedRows();
+  const titles: { text: string; at: number }[] = [];
+  live.screen.onTitle((t) => titles.push({ text: t.text, at: t.at }));
   const run: LabRun = {
     host,
     handle: pane.handle,
@@ -149,6 +155,9 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
       host.store
         .hookRows(pane.paneKey)
         .map((r) => r.hookEventName ?? '?'),
+    titles: () => titles,
+    hookTimeline: () =>
+      host.store.hookRows(pane.paneKey).map((r) => ({ event: r.hookEventName ?? '?', at: r.receivedAt })),
     async stop() {
       if (!live.exit) live.process.kill('SIGKILL');
       await host.stop();

@@ -18,6 +18,8 @@ export function claudeTool(call: ToolCall): { name: string; input: Record<string
       return { name: 'Edit', input: { file_path: call.path, old_string: call.oldText, new_string: call.newText } };
     case 'fetch':
       return { name: 'WebFetch', input: { url: call.url, prompt: call.prompt ?? 'Summarise the page' } };
+    case 'read':
+      return { name: 'Read', input: { file_path: call.path } };
   }
 }
 

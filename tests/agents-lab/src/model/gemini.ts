@@ -44,6 +44,8 @@ export function geminiTool(call: ToolCall): { name: string; args: Record<string,
       };
     case 'fetch':
       return { name: 'web_fetch', args: { prompt: `${call.prompt ?? 'Summarise'} ${call.url}` } };
+    case 'read':
+      return { name: 'read_file', args: { file_path: call.path } };
   }
 }
 

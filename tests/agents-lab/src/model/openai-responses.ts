@@ -55,8 +55,15 @@ export function codexTool(call: ToolCall): { name: string; arguments: Record<str
               .map((l) => `+${l}`)
               .join('\n')}`
           : `*** Update File: ${call.path}\n@@\n-${call.oldText}\n+${call.newText}`;
-      return { name: 'apply_patch', arguments: { input: `*** Begin Patch\n${body}\n*** End Patch` } };
+      // Why: Codex offers no apply_patch tool to a custom provider's model; it intercepts an
+      // `apply_patch` heredoc run through exec_command and shows its edit approval instead.
+      return {
+        name: 'exec_command',
+        arguments: { cmd: `apply_patch <<'PATCH'\n*** Begin Patch\n${body}\n*** End Patch\nPATCH` },
+      };
     }
+    case 'read':
+      return { name: 'exec_command', arguments: { cmd: `cat ${call.path}` } };
     case 'fetch':
       return {
         name: 'exec_command',

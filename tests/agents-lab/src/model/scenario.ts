@@ -9,7 +9,8 @@ export type ToolCall =
   | { readonly tool: 'shell'; readonly command: string; readonly description?: string }
   | { readonly tool: 'write'; readonly path: string; readonly content: string }
   | { readonly tool: 'edit'; readonly path: string; readonly oldText: string; readonly newText: string }
-  | { readonly tool: 'fetch'; readonly url: string; readonly prompt?: string };
+  | { readonly tool: 'fetch'; readonly url: string; readonly prompt?: string }
+  | { readonly tool: 'read'; readonly path: string };
 
 /** One answer of the model to one main-turn request. */
 export type Reply =

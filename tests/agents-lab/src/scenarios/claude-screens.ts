@@ -6,9 +6,9 @@ const BUSY = /esc to interrupt|Running…|Waiting…|Do you want to|Esc to cance
 
 /** Claude Code's screens as its real TUI draws them (2.1.197 and 2.1.332). */
 export const claudeScreens: AgentScreens = {
-  idle: (text) => COMPOSER.test(text) && !BUSY.test(text),
-  working: /esc to interrupt/i,
-  toolRunning: /Running…|esc to interrupt/,
+  idle: ({ text }) => COMPOSER.test(text) && !BUSY.test(text),
+  working: ({ text }) => /esc to interrupt/i.test(text),
+  toolRunning: ({ text }) => /Running…|esc to interrupt/.test(text),
   trust: /Quick safety check|trust this folder/i,
   trustYes: /Yes, I trust this folder/,
   apiKey: /Detected a custom API key/i,
@@ -30,4 +30,5 @@ export const claudeScreens: AgentScreens = {
   cancelled: /Interrupted/,
   apiError: /API Error|error/i,
   errorReplies: 4,
+  readBeforeEdit: true,
 };

@@ -5,9 +5,9 @@ const BUSY = /esc to cancel|Allow execution|Apply this change|Do you want to pro
 
 /** Gemini CLI's screens as its real TUI draws them (0.61.0). */
 export const geminiScreens: AgentScreens = {
-  idle: (text) => COMPOSER.test(text) && !BUSY.test(text),
-  working: /esc to cancel/i,
-  toolRunning: /esc to cancel|Executing/i,
+  idle: ({ text }) => COMPOSER.test(text) && !BUSY.test(text),
+  working: ({ text }) => /esc to cancel/i.test(text),
+  toolRunning: ({ text }) => /esc to cancel|Executing/i.test(text),
   trust: /Do you trust the files in this folder\?/,
   trustYes: /Trust folder \(/,
   approval: {

@@ -113,6 +113,7 @@ export async function runTour(profile: AgentProfile, opts: TourOptions = {}): Pr
         .map((r) => `#${r.replyIndex} ${(r.userTurns.at(-1) ?? '').slice(0, 60)}`),
     };
     writeRequests(profile.build, run.server.requests);
+    writeTimeline(profile.build, run);
     writeCaptures(report);
     await run.stop();
   }
@@ -131,6 +132,17 @@ function writeRequests(build: string, requests: readonly { role: string; body: u
   const dir = path.join(path.dirname(new URL(import.meta.url).pathname), '../../captures');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, `${build}.requests.json`), `${JSON.stringify(requests, null, 1)}\n`);
+}
+
+/** Titles and hooks of the last tour in arrival order under `captures/`, for debugging. */
+function writeTimeline(build: string, run: LabRun): void {
+  const dir = path.join(path.dirname(new URL(import.meta.url).pathname), '../../captures');
+  const events = [
+    ...run.titles().map((t) => ({ at: t.at, what: `title ${JSON.stringify(t.text)}` })),
+    ...run.hookTimeline().map((h) => ({ at: h.at, what: `hook ${h.event}` })),
+  ].sort((a, b) => a.at - b.at);
+  const start = events[0]?.at ?? 0;
+  fs.writeFileSync(path.join(dir, `${build}.timeline.txt`), events.map((e) => `${e.at - start}\t${e.what}`).join('\n'));
 }
 
 /** Keeps the last tour's screens under `captures/` (git-ignored) for inspection. */

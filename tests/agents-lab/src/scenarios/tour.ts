@@ -6,14 +6,25 @@ import type { MomentSpec } from '../harness/scenario-runner.ts';
 import { selectOption } from '../harness/select-option.ts';
 import { byPrompt, type Reply, type ReplyPicker } from '../model/scenario.ts';
 
+/** What the lab reads off a pane to tell a moment: the rendered screen and the window title. */
+export interface ScreenState {
+  readonly text: string;
+  readonly title: string | null;
+}
+
+/** The screen state of a run, now. */
+export function screenState(run: LabRun): ScreenState {
+  return { text: run.screenText(), title: run.view().title };
+}
+
 /** How one agent's screens look at each moment of the tour, and which keys answer them. */
 export interface AgentScreens {
   /** The idle prompt, nothing running and no dialog. */
-  readonly idle: (text: string) => boolean;
+  readonly idle: (s: ScreenState) => boolean;
   /** The agent is working (spinner, "esc to interrupt"). */
-  readonly working: RegExp;
+  readonly working: (s: ScreenState) => boolean;
   /** A tool is running after approval. */
-  readonly toolRunning: RegExp;
+  readonly toolRunning: (s: ScreenState) => boolean;
   /** Startup workspace-trust question, and the option that trusts. */
   readonly trust: RegExp;
   readonly trustYes: RegExp;
@@ -35,6 +46,8 @@ export interface AgentScreens {
   readonly apiError: RegExp;
   /** How the error reply is repeated (clients retry). */
   readonly errorReplies: number;
+  /** The agent refuses to edit a file it has not read (Claude Code 2.1.197). */
+  readonly readBeforeEdit?: boolean;
 }
 
 /** The prompts of the tour (each one key of the reply table). */
@@ -72,6 +85,7 @@ export function tourReplies(screens: AgentScreens, project: string): ReplyPicker
       { kind: 'text', text: 'The slow tool finished.' },
     ],
     [TOUR_PROMPTS.edit]: [
+      ...(screens.readBeforeEdit ? [{ kind: 'tool', call: { tool: 'read', path: path.join(project, 'README.md') } } as const] : []),
       {
         kind: 'tool',
         call: {
@@ -143,7 +157,7 @@ export function startupMoments(screens: AgentScreens, opts: { trust: boolean; ap
     out.push({
       name: q.name,
       marker: q.marker,
-      skipIf: (run) => screens.idle(run.screenText()),
+      skipIf: (run) => screens.idle(screenState(run)),
       expect: { status: 'permission', isRunningAgent: true, agentWait: 'object', reason: 'agent-interactive-prompt' },
       tuiIdle: 'blocked',
       dispatchRefused: true,
@@ -165,7 +179,7 @@ function approvalMoment(
   return [
     {
       name: `idle-before-${name}`,
-      marker: (run) => screens.idle(run.screenText()),
+      marker: (run) => screens.idle(screenState(run)),
       expect: IDLE,
       holdMs: 1_600,
       fixture: false,
@@ -189,7 +203,8 @@ function approvalMoment(
  * approvals (cancelled with Esc) → interrupted stream → API error → exit.
  */
 export function tourMoments(profile: AgentProfile, screens: AgentScreens): MomentSpec[] {
-  const idleMarker = (run: LabRun) => screens.idle(run.screenText());
+  const idleMarker = (run: LabRun) => screens.idle(screenState(run));
+  const working = (run: LabRun) => screens.working(screenState(run));
   const esc = async (run: LabRun) => run.press('\x1b');
   const moments: MomentSpec[] = [
     {
@@ -203,7 +218,7 @@ export function tourMoments(profile: AgentProfile, screens: AgentScreens): Momen
     {
       name: 'working-stream',
       enter: (run) => dispatch(run, TOUR_PROMPTS.stream),
-      marker: screens.working,
+      marker: working,
       expect: WORKING,
       holdMs: 3_000,
       tuiIdle: 'not-satisfied',
@@ -212,7 +227,7 @@ export function tourMoments(profile: AgentProfile, screens: AgentScreens): Momen
     ...approvalMoment(screens, 'permission-shell', screens.approval.shell, TOUR_PROMPTS.slowTool, (run) => absent(run, TOUR_FILES.slowTool), async (run) => run.press(screens.approveKeys)),
     {
       name: 'working-tool',
-      marker: screens.toolRunning,
+      marker: (run) => screens.toolRunning(screenState(run)),
       expect: WORKING,
       holdMs: 2_000,
       why: 'An approved tool is running: working.',
@@ -249,7 +264,7 @@ export function tourMoments(profile: AgentProfile, screens: AgentScreens): Momen
     {
       name: 'working-before-cancel',
       enter: (run) => dispatch(run, TOUR_PROMPTS.cancel),
-      marker: screens.working,
+      marker: working,
       expect: WORKING,
       holdMs: 1_600,
       fixture: false,
@@ -257,7 +272,7 @@ export function tourMoments(profile: AgentProfile, screens: AgentScreens): Momen
     },
     {
       name: 'cancelled',
-      marker: (run) => screens.cancelled.test(run.screenText()) && screens.idle(run.screenText()),
+      marker: (run) => screens.cancelled.test(run.screenText()) && screens.idle(screenState(run)),
       expect: IDLE,
       tuiIdle: 'satisfied',
       why: 'A turn cancelled with Esc: back at the prompt.',
@@ -265,7 +280,7 @@ export function tourMoments(profile: AgentProfile, screens: AgentScreens): Momen
     {
       name: 'api-error',
       enter: (run) => dispatch(run, TOUR_PROMPTS.error),
-      marker: (run) => screens.apiError.test(run.screenText()) && screens.idle(run.screenText()),
+      marker: (run) => screens.apiError.test(run.screenText()) && screens.idle(screenState(run)),
       markerTimeoutMs: 60_000,
       expect: IDLE,
       tuiIdle: 'satisfied',
