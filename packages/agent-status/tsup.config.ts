@@ -8,6 +8,7 @@ const config: Options = orcaTsup({
   osc: 'src/osc/index.ts',
   screen: 'src/screen/index.ts',
   hooks: 'src/hooks/index.ts',
+  submit: 'src/submit/index.ts',
   limits: 'src/limits.ts',
   cli: 'src/cli.ts',
 });

@@ -56,8 +56,6 @@ export const PANE_STATUS_ROWS_KEPT = 64;
 /** The byte that detaches `orca attach` (Ctrl-]). */
 export const ATTACH_DETACH_BYTE = 0x1d;
 
-/** The key that submits a composer's draft (Enter). */
-export const SUBMIT_KEY = '\r';
 /** Longest `dispatch` waits for the agent to show the injected draft before it sends the submit key (ms). */
 export const SUBMIT_ECHO_WAIT_MS = 1_500;
 /** How often `dispatch` re-reads the screen while it waits for the draft (ms). */

@@ -12,5 +12,6 @@ export * from './hooks/index.ts';
 export * from './limits.ts';
 export * from './osc/index.ts';
 export * from './screen/index.ts';
+export * from './submit/index.ts';
 export * from './title/index.ts';
 export type * from './types.ts';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { composerInput, submitStrategy } from '@orca/agent-status/submit';
 import { acceptRelayed, createHookListener, type RelayedEvent } from '@orca/relay/listener';
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
 import {
@@ -6,7 +7,6 @@ import {
   DEFAULT_WAIT_TIMEOUT_MS,
   SHUTDOWN_PTY_GRACE_MS,
   SUBMIT_ECHO_WAIT_MS,
-  SUBMIT_KEY,
 } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
 import { createAgentVersions } from '../hooks/agent-versions.ts';
@@ -324,13 +324,18 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         throw refusal(recheck.code as 'agent_prompt_blocked', `${handle}: ${recheck.code}; nothing was written`);
       }
       // Why: a TUI reads a text and an Enter that arrive in one write as one paste (Codex keeps the
-      // Enter as a newline in its composer); the submit key goes alone, once the draft is on screen.
-      pane.write(prompt);
+      // Enter as a newline in its composer); the submit key goes alone, once the draft is on screen
+      // and the agent's paste window has passed.
+      const strategy = submitStrategy(pane.status.agent());
+      await pane.screen.settled();
+      const text = composerInput(prompt, strategy, pane.screen.bracketedPaste());
+      pane.write(text);
       await waitForDraft(pane, prompt, SUBMIT_ECHO_WAIT_MS);
+      await sleep(strategy.pasteQuietMs);
       if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
-      pane.write(SUBMIT_KEY);
+      pane.write(strategy.submitKey);
       pane.acceptedPrompt = true;
-      return { bytes: Buffer.byteLength(prompt) + Buffer.byteLength(SUBMIT_KEY) };
+      return { bytes: Buffer.byteLength(text) + Buffer.byteLength(strategy.submitKey) };
     },
     async wait(handle, mode, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS) {
       const pane = requireLive(handle);

@@ -25,6 +25,8 @@ export interface PaneScreen {
   readonly rows: number;
   title(): TitleChange | null;
   onTitle(listener: (change: TitleChange) => void): void;
+  /** The program enabled bracketed paste (DECSET 2004), as the emulator parsed it so far. */
+  bracketedPaste(): boolean;
   dispose(): void;
 }
 
@@ -114,6 +116,7 @@ export function createPaneScreen(opts: {
       return term.rows;
     },
     title: () => lastTitle,
+    bracketedPaste: () => term.modes.bracketedPasteMode,
     onTitle(listener) {
       titleListeners.push(listener);
     },

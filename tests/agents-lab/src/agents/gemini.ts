@@ -8,7 +8,8 @@ function seedGemini(ctx: SeedContext): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const settings = {
     security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: !ctx.trustProject } },
-    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    // Why: one attempt per request — an API error should reach the screen, not ten backoffs (5 s up).
+    general: { disableAutoUpdate: true, disableUpdateNag: true, maxAttempts: 1 },
     privacy: { usageStatisticsEnabled: false },
   };
   fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });

@@ -28,7 +28,7 @@ export const claudeScreens: AgentScreens = {
   },
   approveKeys: '\r',
   cancelled: /Interrupted/,
-  apiError: /API Error|error/i,
+  apiError: /API Error: 500 lab: scripted API error/,
   errorReplies: 4,
   readBeforeEdit: true,
 };

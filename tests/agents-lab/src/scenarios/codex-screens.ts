@@ -18,6 +18,6 @@ export const codexScreens: AgentScreens = {
   },
   approveKeys: 'y',
   cancelled: /Conversation interrupted|interrupted/i,
-  apiError: /error|500/i,
+  apiError: /^■ .*(?:error|demand)/im,
   errorReplies: 6,
 };

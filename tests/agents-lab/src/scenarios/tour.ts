@@ -46,6 +46,8 @@ export interface AgentScreens {
   readonly apiError: RegExp;
   /** How the error reply is repeated (clients retry). */
   readonly errorReplies: number;
+  /** HTTP status of the scripted API error (default 500). */
+  readonly errorStatus?: 400 | 429 | 500 | 503 | 529;
   /** The agent refuses to edit a file it has not read (Claude Code 2.1.197). */
   readonly readBeforeEdit?: boolean;
 }
@@ -68,14 +70,21 @@ export const TOUR_FILES = {
   editMark: 'edited by the lab',
 } as const;
 
+const STORY_WORDS = ['a lighthouse', 'a river', 'an old map', 'a locked door', 'a kite', 'a quiet town', 'a storm'];
+
+/** A long text with no repeated chunk (Gemini CLI's loop detection stops a turn that repeats itself). */
+export function storyText(sentences: number): string {
+  return Array.from({ length: sentences }, (_, i) => `Part ${i + 1} is about ${STORY_WORDS[i % STORY_WORDS.length]} (${(i * 37) % 101}).`).join(' ');
+}
+
 /** The page the fetch approval asks about (port 9, discard: nothing listens there). */
 export const TOUR_FETCH_URL = 'http://127.0.0.1:9/lab-page';
 
 /** The model's replies for every prompt of the tour. */
 export function tourReplies(screens: AgentScreens, project: string): ReplyPicker {
-  const error: Reply = { kind: 'error', status: 500, message: 'lab: scripted internal error' };
+  const error: Reply = { kind: 'error', status: screens.errorStatus ?? 500, message: 'lab: scripted API error' };
   return byPrompt({
-    [TOUR_PROMPTS.stream]: [{ kind: 'slow-text', text: 'Once upon a time, '.repeat(40), seconds: 7 }],
+    [TOUR_PROMPTS.stream]: [{ kind: 'slow-text', text: storyText(40), seconds: 7 }],
     [TOUR_PROMPTS.slowTool]: [
       {
         kind: 'tool',
@@ -106,7 +115,7 @@ export function tourReplies(screens: AgentScreens, project: string): ReplyPicker
       { kind: 'tool', call: { tool: 'fetch', url: TOUR_FETCH_URL, prompt: 'Summarise the lab page' } },
       { kind: 'text', text: 'Fetched.' },
     ],
-    [TOUR_PROMPTS.cancel]: [{ kind: 'slow-text', text: 'This answer will be cancelled. '.repeat(60), seconds: 30 }],
+    [TOUR_PROMPTS.cancel]: [{ kind: 'slow-text', text: storyText(80), seconds: 30 }],
     [TOUR_PROMPTS.error]: Array.from({ length: screens.errorReplies }, () => error),
   });
 }

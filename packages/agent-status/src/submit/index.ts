@@ -1,0 +1,9 @@
+export {
+  composerInput,
+  DEFAULT_SUBMIT_STRATEGY,
+  PASTE_END,
+  PASTE_START,
+  SUBMIT_STRATEGIES,
+  type SubmitStrategy,
+  submitStrategy,
+} from './strategy.ts';
