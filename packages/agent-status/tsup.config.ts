@@ -9,6 +9,7 @@ const config: Options = orcaTsup({
   screen: 'src/screen/index.ts',
   hooks: 'src/hooks/index.ts',
   submit: 'src/submit/index.ts',
+  fixtures: 'src/fixtures/index.ts',
   limits: 'src/limits.ts',
   cli: 'src/cli.ts',
 });

@@ -4,14 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { evidenceFromFlags } from '../src/cli/evidence-from-flags.ts';
 import { runCli } from '../src/cli/run-cli.ts';
-import { evaluatePane } from '../src/fusion/evaluate-pane.ts';
-import { createProbeGate } from '../src/fusion/probe-gate.ts';
-import { evaluateSendGuard, screenMenuShape } from '../src/fusion/send-guard.ts';
-import { evaluateTuiIdle } from '../src/fusion/tui-idle.ts';
-import { SEND_GUARD_RECHECK_WINDOW_MS } from '../src/limits.ts';
-import { type FixtureCase, fixtureArgv, pickExpected } from './fixture-format.ts';
+import { evaluateFixture } from '../src/fixtures/evaluate.ts';
+import { type FixtureCase, fixtureArgv, pickExpected } from '../src/fixtures/format.ts';
 import { loadCorpus, packageDir } from './load-corpus.ts';
 
 const corpus = loadCorpus();
@@ -33,21 +28,7 @@ function writeInputs(name: string, c: FixtureCase): { tail: string; screen?: str
 }
 
 async function viaLibrary(c: FixtureCase): Promise<Record<string, unknown>> {
-  const e = evidenceFromFlags({ ...c.evidence, tail: c.tail, ...(c.screen === undefined ? {} : { screen: c.screen }) });
-  const gate = createProbeGate();
-  const verdict = await evaluatePane(e, { gate });
-  const tuiIdle = await evaluateTuiIdle(e, {
-    lastOutputAt: c.evidence.lastOutputAt ?? null,
-    acceptedPromptThisGeneration: c.evidence.acceptedPrompt === true,
-    gate,
-  });
-  const guard = evaluateSendGuard(verdict, {
-    mode: 'inject',
-    firstCheckAt: e.now - SEND_GUARD_RECHECK_WINDOW_MS,
-    now: e.now,
-    menu: screenMenuShape(e),
-  });
-  return { ...verdict, tuiIdle, guard };
+  return evaluateFixture(c);
 }
 
 async function viaCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type FixtureCase, parseFixture } from './fixture-format.ts';
+import { type FixtureCase, parseFixture } from '../src/fixtures/format.ts';
 
 /** The package directory. */
 export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,6 +1,7 @@
 // Runs one agent's tour and prints each moment: screen, samples, problems. A development tool:
-//   pnpm --filter @orca/agents-lab explore claude|claude-2.1.197|codex|gemini [--no-trust] [--no-api-key]
+//   pnpm --filter @orca/agents-lab explore claude|claude-2.1.197|codex|gemini [--no-trust] [--no-api-key] [--write-fixtures]
 import { profileFor } from '../scenarios/index.ts';
+import { writeTourFixtures } from '../harness/fixture-writer.ts';
 import { runTour } from '../scenarios/run-tour.ts';
 
 const build = process.argv[2] ?? 'claude';
@@ -10,4 +11,5 @@ const report = await runTour(profileFor(build), { trustProject: trust, approveAp
 for (const m of report.moments) {
   console.log(`${m.ok ? 'ok  ' : 'FAIL'} ${m.name} judged=${m.judged} detect=${m.detectMs ?? '-'}ms ${m.failures.join(' | ')}`);
 }
+if (process.argv.includes('--write-fixtures')) console.log(`fixtures: ${writeTourFixtures(report).join(', ')}`);
 process.exit(report.moments.every((m) => m.ok) ? 0 : 1);

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentProfile } from '../agents/profile.ts';
+import type { FixtureCase } from '@orca/agent-status/fixtures';
 import type { MomentCapture } from '../harness/capture.ts';
+import { replayCapture, replayProblems } from '../harness/replay.ts';
 import { type LabRun, startLabRun } from '../harness/lab-run.ts';
 import { type MomentResult, momentFailures, runMoment } from '../harness/scenario-runner.ts';
 import { screensFor } from './index.ts';
@@ -16,7 +18,8 @@ export interface TourMoment {
   readonly failures: readonly string[];
   readonly capture: MomentCapture | null;
   readonly why?: string;
-  readonly fixture: boolean;
+  /** The moment as an agent-status fixture (captured evidence, the engine's answer), when it makes one. */
+  readonly fixture: FixtureCase | null;
 }
 
 /** What a tour of one agent build measured. */
@@ -65,6 +68,7 @@ export async function runTour(profile: AgentProfile, opts: TourOptions = {}): Pr
   });
   const specs = [...startupMoments(screens, { trust: !trustProject, apiKey: !approveApiKey }), ...tourMoments(profile, screens)];
   const moments: TourMoment[] = [];
+  let report: TourReport;
   try {
     for (const spec of specs) {
       let result: MomentResult;
@@ -79,7 +83,7 @@ export async function runTour(profile: AgentProfile, opts: TourOptions = {}): Pr
           detectMs: null,
           failures: [(error as Error).message.split('\n')[0] ?? 'error'],
           capture: null,
-          fixture: false,
+          fixture: null,
         });
         break;
       }
@@ -89,6 +93,13 @@ export async function runTour(profile: AgentProfile, opts: TourOptions = {}): Pr
       }
       if (opts.verbose) printMoment(result, run);
       const failures = momentFailures(result, spec.expect);
+      let fixture: FixtureCase | null = null;
+      if (result.capture && spec.fixture !== false) {
+        const why = `${spec.why ?? spec.name} Real ${profile.agent} ${run.version} screen from the agents lab.`;
+        const replay = await replayCapture(result.capture, why);
+        failures.push(...replayProblems(replay.actual, spec.expect));
+        fixture = replay.fixture;
+      }
       moments.push({
         name: spec.name,
         ok: failures.length === 0,
@@ -97,11 +108,11 @@ export async function runTour(profile: AgentProfile, opts: TourOptions = {}): Pr
         failures,
         capture: result.capture,
         ...(spec.why ? { why: spec.why } : {}),
-        fixture: spec.fixture !== false,
+        fixture,
       });
     }
   } finally {
-    const report: TourReport = {
+    report = {
       build: profile.build,
       agent: profile.agent,
       version: run.version,
@@ -112,19 +123,12 @@ export async function runTour(profile: AgentProfile, opts: TourOptions = {}): Pr
         .filter((r) => r.role === 'main')
         .map((r) => `#${r.replyIndex} ${(r.userTurns.at(-1) ?? '').slice(0, 60)}`),
     };
+    writeCaptures(report);
     writeRequests(profile.build, run.server.requests);
     writeTimeline(profile.build, run);
-    writeCaptures(report);
     await run.stop();
   }
-  return {
-    build: profile.build,
-    agent: profile.agent,
-    version: run.version,
-    installedVersion: run.installReports[0]?.version?.version,
-    hookEvents: [],
-    moments,
-  };
+  return report;
 }
 
 /** Keeps the last tour's model requests under `captures/` (git-ignored), for debugging. */
