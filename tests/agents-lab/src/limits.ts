@@ -19,3 +19,5 @@ export const VERDICT_GRACE_MS = 1_000;
 export const LAB_MOMENT_HOLD_MS = 2_600;
 /** How long an optional moment's skip condition must hold before the moment is skipped, ms. */
 export const SKIP_STABLE_MS = 3_000;
+/** Longest a `codex app-server` request may take in the lab, ms. */
+export const APP_SERVER_TIMEOUT_MS = 20_000;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CliIo } from './output.ts';
 import { runCli } from './program.ts';
 
@@ -28,9 +28,18 @@ describe('orca CLI', () => {
 
   it('hooks install --dry-run changes nothing; install writes; a re-install is all unchanged', async () => {
     const home = mkdtempSync(join(tmpdir(), 'orca-cli-home-'));
+    // Why: the installer asks the agent on PATH for its version; this `claude` answers as 2.1.332 does.
+    const bin = mkdtempSync(join(tmpdir(), 'orca-cli-bin-'));
+    writeFileSync(join(bin, 'claude'), "#!/bin/sh\necho '2.1.332 (Claude Code)'\n", { mode: 0o755 });
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ''}`;
+    onTestFinished(() => {
+      process.env.PATH = path;
+    });
     const dry = capture();
     expect(await runCli(['hooks', 'install', '--home', home, '--agents', 'claude', '--dry-run'], dry)).toBe(0);
     expect(dry.lines).toEqual([
+      'claude 2.1.332 (from claude --version)',
       `(dry-run) create ${join(home, '.orca/agent-hooks/claude-hook.sh')}`,
       `(dry-run) create ${join(home, '.claude/settings.json')}`,
     ]);
@@ -40,11 +49,16 @@ describe('orca CLI', () => {
     const real = capture();
     expect(await runCli(['hooks', 'install', '--home', home, '--agents', 'claude'], real)).toBe(0);
     expect(real.lines).toEqual([
+      'claude 2.1.332 (from claude --version)',
       `create ${join(home, '.orca/agent-hooks/claude-hook.sh')}`,
       `create ${join(home, '.claude/settings.json')}`,
     ]);
     expect(statSync(join(home, '.orca/agent-hooks/claude-hook.sh')).mode & 0o777).toBe(0o755);
-    expect(readFileSync(join(home, '.claude/settings.json'), 'utf8')).toContain('claude-hook.sh');
+    const settings = JSON.parse(readFileSync(join(home, '.claude/settings.json'), 'utf8')) as { hooks: object };
+    // The detected version gates the events: 2.1.332 knows PermissionRequest, StopFailure and SessionEnd.
+    expect(Object.keys(settings.hooks)).toEqual(
+      expect.arrayContaining(['PermissionRequest', 'StopFailure', 'SessionEnd']),
+    );
 
     const again = capture();
     expect(await runCli(['--json', 'hooks', 'install', '--home', home, '--agents', 'claude'], again)).toBe(0);

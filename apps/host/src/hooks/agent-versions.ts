@@ -1,4 +1,9 @@
-import { type DetectedVersion, detectAgentVersion, nodeVersionProbe, type VersionProbe } from '@orca/hook-templates/agent-version';
+import {
+  type DetectedVersion,
+  detectAgentVersion,
+  nodeVersionProbe,
+  type VersionProbe,
+} from '@orca/hook-templates/agent-version';
 
 /** Installed agent versions, each detected at most once per cache (once per host start). */
 export interface AgentVersions {

@@ -127,7 +127,9 @@ describe('dispatch --inject', () => {
     expect(host.store.countCommandHookRuns()).toBe(1);
     writeFileSync(join(project, '.claude', 'settings.json'), '{}');
     expect(await host.dispatchInject(pane.handle, 'do it')).toEqual({ bytes: 6 });
-    for (let i = 0; i < 100 && readFileSync(log, 'utf8') === ''; i += 1) await new Promise((r) => setTimeout(r, 20));
+    // Why: the text and the submit key are two writes (the key waits for the draft and the paste window).
+    for (let i = 0; i < 100 && readFileSync(log, 'utf8') !== 'do it\r'; i += 1)
+      await new Promise((r) => setTimeout(r, 20));
     expect(readFileSync(log, 'utf8')).toBe('do it\r');
   });
 });

@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { composerInput, submitStrategy } from '@orca/agent-status/submit';
 import { acceptRelayed, createHookListener, type RelayedEvent } from '@orca/relay/listener';
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
-import {
-  APP_VERSION,
-  DEFAULT_WAIT_TIMEOUT_MS,
-  SHUTDOWN_PTY_GRACE_MS,
-  SUBMIT_ECHO_WAIT_MS,
-} from '../constants.ts';
+import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS, SHUTDOWN_PTY_GRACE_MS, SUBMIT_ECHO_WAIT_MS } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
 import { createAgentVersions } from '../hooks/agent-versions.ts';
 import { createHostCommandHooks } from '../hooks/command-hooks.ts';
@@ -24,8 +19,8 @@ import { type LivePane, startLivePane } from './live-pane.ts';
 import { createHostLogger } from './logger.ts';
 import { livePaneView, storedPaneView } from './pane-view.ts';
 import { drainSpool } from './spool.ts';
-import { waitForDraft } from './submit.ts';
 import { storedWait, verdictFromStored } from './stored-verdict.ts';
+import { waitForDraft } from './submit.ts';
 
 export type { CreatePaneOptions, Host, HostOptions, VerdictChange, WaitResult } from './host-types.ts';
 

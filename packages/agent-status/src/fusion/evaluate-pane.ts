@@ -188,12 +188,16 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
   facts.signalHoldsIfAgent = authority === 'unstamped' && window.from === 'screen' && e.probe !== undefined;
   // Why: Claude Code fires no hook when a turn is interrupted (Esc), so its working row outlives the
   // turn; the agent's own explicit title set after that row says what it does now.
-  const titleNewer = explicit !== undefined && !explicitIsPermission && liveTitle && titleAt !== null && titleAt > explicit.receivedAt;
+  const titleNewer =
+    explicit !== undefined && !explicitIsPermission && liveTitle && titleAt !== null && titleAt > explicit.receivedAt;
   const explicitTitle = title.kind === 'explicit' && (title.status === 'idle' || title.status === 'working');
   // Why: Codex fires no hook when a turn is interrupted or fails; it drops the spinner from its
   // title instead (a plain title after the working row) and shows its composer.
   const plainTitleEndedTurn =
-    explicit?.state === 'working' && title.kind === 'none' && signal === null && composerAtBottom(explicit.source, window.lines);
+    explicit?.state === 'working' &&
+    title.kind === 'none' &&
+    signal === null &&
+    composerAtBottom(explicit.source, window.lines);
   facts.titleOverridesRow = titleNewer && (explicitTitle || plainTitleEndedTurn);
   facts.titleOverrideStatus = explicitTitle ? title.status : 'idle';
   return facts;

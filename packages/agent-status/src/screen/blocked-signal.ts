@@ -223,7 +223,14 @@ export function findBlockedSignal(input: MatchWindow | string | readonly string[
     // Why: a menu a specific rule names (trust, update, hooks review) keeps that rule's reason.
     const named = candidates.some((c) => c.rank === 2 && c.to >= from && c.from <= to);
     if (!named) {
-      candidates.push({ reason: 'agent-interactive-prompt', index: selection.end, start: selection.start, rank: 1, from, to });
+      candidates.push({
+        reason: 'agent-interactive-prompt',
+        index: selection.end,
+        start: selection.start,
+        rank: 1,
+        from,
+        to,
+      });
     }
   }
 

@@ -1,6 +1,6 @@
-export { composerAtBottom } from './composers.ts';
 export { endsInKeyName, type MenuSpan, matchClaudePermissionMenu, matchCursorApproval } from './approval-menus.ts';
 export { type BlockedSignal, findBlockedSignal } from './blocked-signal.ts';
+export { composerAtBottom } from './composers.ts';
 export { codexCancelBelow, codexComposerAtBottom, findReadyPromptBelow, type ReadyPromptKind } from './dismissal.ts';
 export {
   buildMatchWindow,
@@ -11,6 +11,7 @@ export {
   windowFromScreen,
   windowFromTail,
 } from './match-window.ts';
+export { createScreenWaitStamp, type ScreenWaitStamp } from './screen-wait-stamp.ts';
 export {
   findMenuShape,
   hasSelectionCursor,
@@ -20,5 +21,4 @@ export {
   matchSelectionMenu,
 } from './selection-menus.ts';
 export { stripAnsi } from './strip-ansi.ts';
-export { createScreenWaitStamp, type ScreenWaitStamp } from './screen-wait-stamp.ts';
 export { createWaitStamp, type WaitStamp, type WaitStampResult } from './wait-stamp.ts';

@@ -15,7 +15,8 @@ const NUMBERED = /^(?:[❯›>●▶→]\s*)?(\d{1,2})[.)]\s+(\S.*)$/;
 const FOOTER =
   /(?:^|· )esc (?:to )?(?:cancel|go back|back|close|exit|skip)\b|enter (?:to )?(?:confirm|select|continue)\b|press enter\b|^enter [a-z]+ · esc\b|(?:^|· )tab to amend\b|ctrl\+[a-z] to explain\b/;
 /** Questions of approval menus: what a tool wants to do, asked of the human. */
-const APPROVAL_QUESTION = /^(?:do you want to|would you like to|allow execution of|apply this change|allow [\w .-]{1,40} to )/;
+const APPROVAL_QUESTION =
+  /^(?:do you want to|would you like to|allow execution of|apply this change|allow [\w .-]{1,40} to )/;
 /** Rows that approve and deny. */
 const YES_ROW = /^(?:yes|allow|approve|proceed)\b/;
 const NO_ROW = /^no\b/;
@@ -149,7 +150,11 @@ function alignedChoicesEndingAt(lines: readonly WindowLine[], end: number, floor
   const aligned = (i: number) => {
     const l = lines[i];
     return (
-      l !== undefined && i !== cursorAt && l.indent === column && !hasSelectionCursor(l.text) && !STATUS_LINE.test(l.text)
+      l !== undefined &&
+      i !== cursorAt &&
+      l.indent === column &&
+      !hasSelectionCursor(l.text) &&
+      !STATUS_LINE.test(l.text)
     );
   };
   let first = cursorAt;
@@ -185,7 +190,8 @@ export function findMenuShape(lines: readonly WindowLine[]): MenuShape | null {
       const rows = numberedRowsAround(lines, i, floor);
       if (rows >= 2) return { kind: 'numbered-choices', line: text };
     }
-    if (/^(?:do you want to|would you like to)\b/.test(text) && text.endsWith('?')) return { kind: 'question', line: text };
+    if (/^(?:do you want to|would you like to)\b/.test(text) && text.endsWith('?'))
+      return { kind: 'question', line: text };
   }
   return null;
 }

@@ -9,12 +9,21 @@ import { emitScript } from '../emit/script.ts';
 import { nodeInstallIo } from '../install/node-io.ts';
 import { planFor } from '../plan/plan-for.ts';
 import { nodeVerifyIo } from '../verify/node-io.ts';
+import type { VersionProbe } from '../versions/agent-version.ts';
 import { runCli } from './program.ts';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  return cliWith({}, ...argv);
+}
+
+async function cliWith(
+  extra: { versionProbe?: VersionProbe },
+  ...argv: string[]
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const code = await runCli(argv, {
+    ...extra,
     stdout: (t) => {
       out += t;
     },
@@ -127,7 +136,8 @@ describe('orca-hooks CLI', () => {
     ).toBe(true);
     const again = await cli('install', '--home', home);
     const lines = again.out.split('\n').filter((l) => /^(create|update|unchanged|refused) /.test(l));
-    expect(lines.length).toBe(AGENT_IDS.length * 2);
+    // a script and a config per agent, plus Codex's config.toml holding the trust of its hooks
+    expect(lines.length).toBe(AGENT_IDS.length * 2 + 1);
     expect(lines.every((l) => l.startsWith('unchanged '))).toBe(true);
     const broken = join(home, '.gemini', 'settings.json');
     writeFileSync(broken, '{ nope');
@@ -140,6 +150,40 @@ describe('orca-hooks CLI', () => {
     expect(un.code).toBe(0);
     expect(readFileSync(join(home, '.codex', 'hooks.json'), 'utf8')).toBe('{\n  "hooks": {}\n}\n');
     expect(existsSync(join(home, '.orca', 'agent-hooks', 'codex-hook.sh'))).toBe(false);
+  });
+
+  it('install asks each agent on PATH for its version, prints it and installs what that version knows', async () => {
+    const home = tempDir();
+    const asked: string[] = [];
+    const versionProbe: VersionProbe = async (argv) => {
+      asked.push(argv.join(' '));
+      return argv[0] === 'claude' ? '2.1.332 (Claude Code)\n' : argv[0] === 'codex' ? 'codex-cli 0.128.0\n' : null;
+    };
+    const r = await cliWith({ versionProbe }, 'install', '--home', home, '--agents', 'claude,codex,gemini');
+    expect(r.code).toBe(0);
+    expect(asked).toEqual(['claude --version', 'codex --version', 'gemini --version']);
+    expect(r.out).toContain('# claude 2.1.332 (from claude --version)\n');
+    expect(r.out).toContain('# codex 0.128.0 (from codex --version)\n');
+    expect(r.out).not.toContain('# gemini');
+    const settings = JSON.parse(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')) as { hooks: object };
+    expect(Object.keys(settings.hooks)).toEqual(
+      expect.arrayContaining(['PermissionRequest', 'StopFailure', 'SessionEnd']),
+    );
+    // Codex before 0.129 checks no hook trust: no config.toml is written
+    expect(existsSync(join(home, '.codex', 'config.toml'))).toBe(false);
+    const explicit = await cliWith(
+      { versionProbe },
+      'install',
+      '--home',
+      home,
+      '--agents',
+      'claude',
+      '--claude-version',
+      '2.0.0',
+      '--json',
+    );
+    const report = JSON.parse(explicit.out) as { agents: { version?: { version: string; from: string } }[] };
+    expect(report.agents[0]?.version).toEqual({ version: '2.0.0', from: '--claude-version' });
   });
 
   it('install && verify passes on a fresh home (every agent, grok included)', { timeout: 240_000 }, async () => {

@@ -10,8 +10,8 @@ import { LAUNCHER_FORMS, type LauncherForm } from '../launchers/spec.ts';
 import { installTargets, planFor } from '../plan/plan-for.ts';
 import type { Target } from '../plan/types.ts';
 import type { VerifyIo } from '../verify/io.ts';
-import { detectAgentVersion, type VersionProbe } from '../versions/agent-version.ts';
 import { formatVerifyReport, VERIFY_SHELLS, verifyHome } from '../verify/verify.ts';
+import { detectAgentVersion, type VersionProbe } from '../versions/agent-version.ts';
 import { type AgentVersionUsed, formatInstallReports, runInstall } from './install-command.ts';
 
 /** Version printed by `--version`. */
@@ -183,8 +183,7 @@ function buildProgram(io: CliIo): Command {
               }
             : {};
         const agents = agentList(o.agents);
-        const versions =
-          name === 'install' ? await versionsFor(agents, io.versionProbe, o.claudeVersion) : {};
+        const versions = name === 'install' ? await versionsFor(agents, io.versionProbe, o.claudeVersion) : {};
         const reports = await runInstall(
           {
             home,

@@ -28,7 +28,13 @@ export const CODEX_EVENT_LABELS: Readonly<Record<string, string>> = {
 /** Events whose matcher Codex ignores (and leaves out of the identity). */
 const MATCHERLESS_EVENTS = new Set(['UserPromptSubmit', 'Stop', 'Interrupt', 'PreModelRequest', 'PostModelRequest']);
 /** Events that take `additionalContextLimit` (its default, 2500, is left out). */
-const CONTEXT_LIMIT_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'SubagentStart']);
+const CONTEXT_LIMIT_EVENTS = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'SessionStart',
+  'UserPromptSubmit',
+  'SubagentStart',
+]);
 const CONTEXT_LIMIT_DEFAULT = 2500;
 /** Codex's default handler timeout (s) and the clamp of its short-lived events. */
 const DEFAULT_TIMEOUT_S = 600;
@@ -80,7 +86,10 @@ export function codexHookHash(
   const label = codexEventLabel(event);
   if (label === null) throw new RangeError(`codex has no hook event ${event}`);
   const timeout = SHORT_EVENTS.has(event)
-    ? Math.min(Math.max(handler.timeout ?? SHORT_EVENT_TIMEOUT_S.default, SHORT_EVENT_TIMEOUT_S.min), SHORT_EVENT_TIMEOUT_S.max)
+    ? Math.min(
+        Math.max(handler.timeout ?? SHORT_EVENT_TIMEOUT_S.default, SHORT_EVENT_TIMEOUT_S.min),
+        SHORT_EVENT_TIMEOUT_S.max,
+      )
     : Math.max(handler.timeout ?? DEFAULT_TIMEOUT_S, 1);
   const limit = handler.additionalContextLimit;
   const identity = {
@@ -98,5 +107,7 @@ export function codexHookHash(
       },
     ],
   };
-  return `sha256:${createHash('sha256').update(JSON.stringify(canonical(identity)), 'utf8').digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify(canonical(identity)), 'utf8')
+    .digest('hex')}`;
 }

@@ -3,7 +3,7 @@ import { getAgent } from '../agents/registry.ts';
 import { CLAUDE_WINDOWS_HOOK_TIMEOUT_S, CODEX_TRUST_MIN_VERSION, CONFIG_FILE_MODE } from '../constants.ts';
 import { launcherCommand } from '../launchers/for-agent.ts';
 import { claudeGate, parseVersion, versionAtLeast } from './claude-gate.ts';
-import { codexHookHash, codexEventLabel } from './codex-hook-hash.ts';
+import { codexEventLabel, codexHookHash } from './codex-hook-hash.ts';
 import { applyCodexTrust } from './codex-trust.ts';
 import { editJsoncHooks, formatJson, objectMember, parseConfig } from './config-text.ts';
 import { isJsonObject, isManagedHandler, type JsonObject, managedEvents, sweepAndAppend } from './hooks-edit.ts';
@@ -105,7 +105,11 @@ function eventsToInstall(d: AgentDescriptor, version: string | undefined): { eve
 }
 
 /** Every command handler of a Codex hooks object with its trust key; `managed` tells ours apart. */
-function codexHandlers(path: string, hooks: JsonObject, os: 'posix' | 'windows'): (CodexTrustKey & { managed: boolean })[] {
+function codexHandlers(
+  path: string,
+  hooks: JsonObject,
+  os: 'posix' | 'windows',
+): (CodexTrustKey & { managed: boolean })[] {
   const out: (CodexTrustKey & { managed: boolean })[] = [];
   for (const [event, groups] of Object.entries(hooks)) {
     const label = codexEventLabel(event);
@@ -263,7 +267,12 @@ export function installAgent(input: InstallInput): InstallResult {
     const trust = codexTrustEdit(input, path, previous, objectMember(edit.root, 'hooks', path));
     result.codexTrustKeys = trust.keys;
     result.expected[trust.tomlPath] = trust.toml;
-    files.push({ path: trust.tomlPath, content: trust.next, mode: CONFIG_FILE_MODE, action: action(trust.toml, trust.next) });
+    files.push({
+      path: trust.tomlPath,
+      content: trust.next,
+      mode: CONFIG_FILE_MODE,
+      action: action(trust.toml, trust.next),
+    });
   }
   if (d.id === 'claude' && parseVersion(input.agentVersion) === null) {
     warnings.push('claude: version unknown; installed only the events Claude Code 1.0.64 knows');

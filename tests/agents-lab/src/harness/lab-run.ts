@@ -143,7 +143,9 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
         await live.screen.settled();
         if (ok(run.screenText())) return;
         if (live.exit && !ok(run.screenText())) {
-          throw new Error(`${profile.build}: exited (${JSON.stringify(live.exit)}) before ${what}\n${run.screenText()}`);
+          throw new Error(
+            `${profile.build}: exited (${JSON.stringify(live.exit)}) before ${what}\n${run.screenText()}`,
+          );
         }
         if (Date.now() > deadline) {
           throw new Error(`${profile.build}: no ${what} within ${timeoutMs} ms; screen:\n${run.screenText()}`);
@@ -151,10 +153,7 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
         await new Promise((r) => setTimeout(r, SCREEN_POLL_MS));
       }
     },
-    hookEvents: () =>
-      host.store
-        .hookRows(pane.paneKey)
-        .map((r) => r.hookEventName ?? '?'),
+    hookEvents: () => host.store.hookRows(pane.paneKey).map((r) => r.hookEventName ?? '?'),
     titles: () => titles,
     hookTimeline: () =>
       host.store.hookRows(pane.paneKey).map((r) => ({ event: r.hookEventName ?? '?', at: r.receivedAt })),

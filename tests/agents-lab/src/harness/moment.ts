@@ -37,7 +37,11 @@ export function verdictMatches(view: PaneView, expected: VerdictExpectation): bo
 }
 
 /** Human form of a verdict for failure messages. */
-export function describeVerdict(v: { status: unknown; isRunningAgent: boolean; agentWait: Sample['agentWait'] }): string {
+export function describeVerdict(v: {
+  status: unknown;
+  isRunningAgent: boolean;
+  agentWait: Sample['agentWait'];
+}): string {
   const wait = typeof v.agentWait === 'object' ? JSON.stringify(v.agentWait) : v.agentWait;
   return `${String(v.status)} running=${v.isRunningAgent} agentWait=${wait}`;
 }

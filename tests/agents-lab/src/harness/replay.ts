@@ -27,8 +27,14 @@ export function replayProblems(actual: Record<string, unknown>, expected: Verdic
   const problems: string[] = [];
   const wait = 'agentWait' in actual ? (actual.agentWait === null ? 'null' : 'object') : 'absent';
   const reason = (actual.agentWait as { reason?: string } | null | undefined)?.reason;
-  if (actual.status !== expected.status || actual.isRunningAgent !== expected.isRunningAgent || wait !== expected.agentWait) {
-    problems.push(`replay: ${JSON.stringify({ status: actual.status, isRunningAgent: actual.isRunningAgent, agentWait: actual.agentWait })}`);
+  if (
+    actual.status !== expected.status ||
+    actual.isRunningAgent !== expected.isRunningAgent ||
+    wait !== expected.agentWait
+  ) {
+    problems.push(
+      `replay: ${JSON.stringify({ status: actual.status, isRunningAgent: actual.isRunningAgent, agentWait: actual.agentWait })}`,
+    );
   } else if (expected.reason !== undefined && reason !== expected.reason) {
     problems.push(`replay: reason ${String(reason)}, wanted ${expected.reason}`);
   }
@@ -38,6 +44,7 @@ export function replayProblems(actual: Record<string, unknown>, expected: Verdic
     if (guard?.ok !== false) problems.push(`replay: guard ${JSON.stringify(guard)} at a dialog`);
     if (tuiIdle?.state !== 'blocked') problems.push(`replay: tui-idle ${JSON.stringify(tuiIdle)} at a dialog`);
   }
-  if (expected.status === 'idle' && guard?.ok !== true) problems.push(`replay: guard ${JSON.stringify(guard)} at the idle prompt`);
+  if (expected.status === 'idle' && guard?.ok !== true)
+    problems.push(`replay: guard ${JSON.stringify(guard)} at the idle prompt`);
   return problems;
 }

@@ -112,7 +112,16 @@ export async function runMoment(run: LabRun, spec: MomentSpec): Promise<MomentRe
   await spec.enter?.(run);
   const start = await waitMarker(run, spec);
   if (start === 'skipped') {
-    return { name: spec.name, samples: [], judged: 0, wrong: [], problems: [], capture: null, detectMs: null, skipped: true };
+    return {
+      name: spec.name,
+      samples: [],
+      judged: 0,
+      wrong: [],
+      problems: [],
+      capture: null,
+      detectMs: null,
+      skipped: true,
+    };
   }
   const samples: Sample[] = [];
   const problems: string[] = [];

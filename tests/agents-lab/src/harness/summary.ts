@@ -33,7 +33,8 @@ export function recordSummary(report: TourReport): SummaryRow[] {
   fs.mkdirSync(SUMMARY_DIR, { recursive: true });
   fs.writeFileSync(path.join(SUMMARY_DIR, `summary-${report.build}.json`), `${JSON.stringify(rows, null, 2)}\n`);
   const lines = rows.map(
-    (r) => `${r.agent}\t${r.version}\t${r.moment.padEnd(28)}\t${r.result}\t${r.samples} samples\t${r.detectMs ?? '-'} ms`,
+    (r) =>
+      `${r.agent}\t${r.version}\t${r.moment.padEnd(28)}\t${r.result}\t${r.samples} samples\t${r.detectMs ?? '-'} ms`,
   );
   console.log(`agents lab · ${report.build}\n${lines.join('\n')}`);
   return rows;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { STREAM_DELTA_CHARS, STREAM_DELTA_PAUSE_MS } from '../limits.ts';
 import { type ModelServer, startModelServer, type VendorAdapter } from './loopback-server.ts';
-import { type ReplyPicker, chunkText, type Reply, type ToolCall } from './scenario.ts';
+import { chunkText, type Reply, type ReplyPicker, type ToolCall } from './scenario.ts';
 import { openSse, type SseStream } from './sse.ts';
 
 const MODEL = 'claude-sonnet-4-5';
@@ -75,11 +75,16 @@ async function streamText(sse: SseStream, index: number, text: string, pauseMs: 
 function offeredTools(body: unknown): Set<string> {
   const tools = record(body)?.tools;
   const names = new Set<string>();
-  if (Array.isArray(tools)) for (const t of tools) if (typeof record(t)?.name === 'string') names.add(String(record(t)?.name));
+  if (Array.isArray(tools))
+    for (const t of tools) if (typeof record(t)?.name === 'string') names.add(String(record(t)?.name));
   return names;
 }
 
-async function streamReply(res: ServerResponse, reply: Reply, offered: Set<string> = new Set()): Promise<'again' | undefined> {
+async function streamReply(
+  res: ServerResponse,
+  reply: Reply,
+  offered: Set<string> = new Set(),
+): Promise<'again' | undefined> {
   const sse = openSse(res);
   sse.send(
     {
@@ -180,7 +185,7 @@ export const anthropicAdapter: VendorAdapter = {
     if (reply.kind === 'error') {
       const type = ERROR_TYPES[reply.status] ?? 'api_error';
       sendJson(res, reply.status, { type: 'error', error: { type, message: reply.message ?? `scripted ${type}` } });
-      return;
+      return undefined;
     }
     if (record(request.body)?.stream === true) return streamReply(res, reply, offeredTools(request.body));
     sendJson(res, 200, textMessage(reply.kind === 'tool' ? (reply.text ?? '') : reply.text));

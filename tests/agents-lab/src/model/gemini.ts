@@ -72,9 +72,7 @@ function usage(): Record<string, unknown> {
 
 function chunk(parts: unknown[], finishReason?: string): Record<string, unknown> {
   return {
-    candidates: [
-      { content: { role: 'model', parts }, index: 0, ...(finishReason ? { finishReason } : {}) },
-    ],
+    candidates: [{ content: { role: 'model', parts }, index: 0, ...(finishReason ? { finishReason } : {}) }],
     usageMetadata: usage(),
     modelVersion: MODEL_VERSION,
   };
@@ -82,9 +80,11 @@ function chunk(parts: unknown[], finishReason?: string): Record<string, unknown>
 
 async function streamReply(res: ServerResponse, reply: Reply): Promise<void> {
   const sse = openSse(res);
-  const text = reply.kind === 'text' || reply.kind === 'slow-text' ? reply.text : reply.kind === 'tool' ? reply.text : '';
+  const text =
+    reply.kind === 'text' || reply.kind === 'slow-text' ? reply.text : reply.kind === 'tool' ? reply.text : '';
   const pieces = text ? chunkText(text, STREAM_DELTA_CHARS) : [];
-  const pause = reply.kind === 'slow-text' ? (reply.seconds * 1000) / Math.max(1, pieces.length) : STREAM_DELTA_PAUSE_MS;
+  const pause =
+    reply.kind === 'slow-text' ? (reply.seconds * 1000) / Math.max(1, pieces.length) : STREAM_DELTA_PAUSE_MS;
   for (const piece of pieces) {
     sse.send(chunk([{ text: piece }]));
     if (!(await sse.pause(pause))) return;
@@ -131,9 +131,10 @@ export const geminiAdapter: VendorAdapter = {
           status: STATUS_NAMES[reply.status] ?? 'INTERNAL',
         },
       });
-      return;
+      return undefined;
     }
     await streamReply(res, reply);
+    return undefined;
   },
   async answerOther(res, request) {
     const path = request.path;

@@ -19,7 +19,7 @@ export interface VendorAdapter {
    * a step the vendor's client needs first (Claude's ToolSearch for a deferred tool) and the same
    * reply answers the next main request.
    */
-  answer(res: ServerResponse, reply: Reply, request: RecordedRequest): Promise<void | 'again'>;
+  answer(res: ServerResponse, reply: Reply, request: RecordedRequest): Promise<'again' | undefined>;
   /** Answers auxiliary and other requests. */
   answerOther(res: ServerResponse, request: RecordedRequest): Promise<void>;
 }

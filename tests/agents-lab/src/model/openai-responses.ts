@@ -161,9 +161,10 @@ export const responsesAdapter: VendorAdapter = {
       sendJson(res, reply.status, {
         error: { message: reply.message ?? `scripted error ${reply.status}`, type: 'server_error', code: null },
       });
-      return;
+      return undefined;
     }
     await streamReply(res, reply);
+    return undefined;
   },
   async answerOther(res, request) {
     if (request.method === 'POST' && request.path.startsWith('/v1/responses')) {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentProfile } from '../agents/profile.ts';
 import type { FixtureCase } from '@orca/agent-status/fixtures';
+import type { AgentProfile } from '../agents/profile.ts';
 import type { MomentCapture } from '../harness/capture.ts';
-import { replayCapture, replayProblems } from '../harness/replay.ts';
 import { type LabRun, startLabRun } from '../harness/lab-run.ts';
+import { replayCapture, replayProblems } from '../harness/replay.ts';
 import { type MomentResult, momentFailures, runMoment } from '../harness/scenario-runner.ts';
 import { screensFor } from './index.ts';
 import { startupMoments, tourMoments, tourReplies } from './tour.ts';
@@ -66,7 +66,10 @@ export async function runTour(profile: AgentProfile, opts: TourOptions = {}): Pr
     trustProject,
     approveApiKey,
   });
-  const specs = [...startupMoments(screens, { trust: !trustProject, apiKey: !approveApiKey }), ...tourMoments(profile, screens)];
+  const specs = [
+    ...startupMoments(screens, { trust: !trustProject, apiKey: !approveApiKey }),
+    ...tourMoments(profile, screens),
+  ];
   const moments: TourMoment[] = [];
   let report: TourReport;
   try {

@@ -37,7 +37,12 @@ export interface AgentScreens {
    */
   readonly startupQuestions?: readonly { readonly name: string; readonly marker: RegExp; readonly choose: RegExp }[];
   /** Approval dialogs per tool kind (absent: the agent has no such dialog). */
-  readonly approval: { readonly shell: RegExp; readonly edit?: RegExp; readonly write?: RegExp; readonly fetch?: RegExp };
+  readonly approval: {
+    readonly shell: RegExp;
+    readonly edit?: RegExp;
+    readonly write?: RegExp;
+    readonly fetch?: RegExp;
+  };
   /** Keys that approve the selected (first) option of an approval dialog. */
   readonly approveKeys: string;
   /** The screen after a cancelled approval or an interrupted turn. */
@@ -74,7 +79,10 @@ const STORY_WORDS = ['a lighthouse', 'a river', 'an old map', 'a locked door', '
 
 /** A long text with no repeated chunk (Gemini CLI's loop detection stops a turn that repeats itself). */
 export function storyText(sentences: number): string {
-  return Array.from({ length: sentences }, (_, i) => `Part ${i + 1} is about ${STORY_WORDS[i % STORY_WORDS.length]} (${(i * 37) % 101}).`).join(' ');
+  return Array.from(
+    { length: sentences },
+    (_, i) => `Part ${i + 1} is about ${STORY_WORDS[i % STORY_WORDS.length]} (${(i * 37) % 101}).`,
+  ).join(' ');
 }
 
 /** The page the fetch approval asks about (port 9, discard: nothing listens there). */
@@ -94,7 +102,9 @@ export function tourReplies(screens: AgentScreens, project: string): ReplyPicker
       { kind: 'text', text: 'The slow tool finished.' },
     ],
     [TOUR_PROMPTS.edit]: [
-      ...(screens.readBeforeEdit ? [{ kind: 'tool', call: { tool: 'read', path: path.join(project, 'README.md') } } as const] : []),
+      ...(screens.readBeforeEdit
+        ? [{ kind: 'tool', call: { tool: 'read', path: path.join(project, 'README.md') } } as const]
+        : []),
       {
         kind: 'tool',
         call: {
@@ -122,7 +132,12 @@ export function tourReplies(screens: AgentScreens, project: string): ReplyPicker
 
 const IDLE = { status: 'idle', isRunningAgent: true, agentWait: 'null' } as const;
 const WORKING = { status: 'working', isRunningAgent: true, agentWait: 'null' } as const;
-const APPROVAL = { status: 'permission', isRunningAgent: true, agentWait: 'object', reason: 'agent-approval-prompt' } as const;
+const APPROVAL = {
+  status: 'permission',
+  isRunningAgent: true,
+  agentWait: 'object',
+  reason: 'agent-approval-prompt',
+} as const;
 
 async function dispatch(run: LabRun, prompt: string): Promise<void> {
   await run.host.dispatchInject(run.handle, prompt);
@@ -233,7 +248,14 @@ export function tourMoments(profile: AgentProfile, screens: AgentScreens): Momen
       tuiIdle: 'not-satisfied',
       why: 'Streaming a reply: working.',
     },
-    ...approvalMoment(screens, 'permission-shell', screens.approval.shell, TOUR_PROMPTS.slowTool, (run) => absent(run, TOUR_FILES.slowTool), async (run) => run.press(screens.approveKeys)),
+    ...approvalMoment(
+      screens,
+      'permission-shell',
+      screens.approval.shell,
+      TOUR_PROMPTS.slowTool,
+      (run) => absent(run, TOUR_FILES.slowTool),
+      async (run) => run.press(screens.approveKeys),
+    ),
     {
       name: 'working-tool',
       marker: (run) => screens.toolRunning(screenState(run)),
@@ -251,14 +273,25 @@ export function tourMoments(profile: AgentProfile, screens: AgentScreens): Momen
         edit,
         TOUR_PROMPTS.edit,
         (run) =>
-          fs.readFileSync(fileIn(run, 'README.md'), 'utf8').includes(TOUR_FILES.editMark) ? 'README.md was edited' : null,
+          fs.readFileSync(fileIn(run, 'README.md'), 'utf8').includes(TOUR_FILES.editMark)
+            ? 'README.md was edited'
+            : null,
         esc,
       ),
     );
   }
   const write = screens.approval.write;
   if (write) {
-    moments.push(...approvalMoment(screens, 'permission-write', write, TOUR_PROMPTS.write, (run) => absent(run, TOUR_FILES.write), esc));
+    moments.push(
+      ...approvalMoment(
+        screens,
+        'permission-write',
+        write,
+        TOUR_PROMPTS.write,
+        (run) => absent(run, TOUR_FILES.write),
+        esc,
+      ),
+    );
   }
   const fetch = screens.approval.fetch;
   if (fetch) moments.push(...approvalMoment(screens, 'permission-fetch', fetch, TOUR_PROMPTS.fetch, () => null, esc));

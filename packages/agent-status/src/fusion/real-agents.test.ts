@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import type { PaneEvidence, StatusRow } from '../types.ts';
+import { evaluatePane } from './evaluate-pane.ts';
+import { createProbeGate } from './probe-gate.ts';
+import { evaluateSendGuard, screenMenuShape } from './send-guard.ts';
+import { evaluateTuiIdle } from './tui-idle.ts';
+
+// Evidence shaped like what the host saw of the real CLIs in the agents lab.
+const row = (state: StatusRow['state'], at: number, extra: Partial<StatusRow> = {}): StatusRow => ({
+  state,
+  receivedAt: at,
+  stateStartedAt: at,
+  source: 'claude',
+  via: 'hook',
+  ...extra,
+});
+const fg = (cmd: string) => ({ read: async () => cmd });
+const ev = (extra: Partial<PaneEvidence>): PaneEvidence => ({ now: 10_000, ptyId: 'p', waitBlockedAt: null, ...extra });
+const verdict = (e: PaneEvidence) => evaluatePane(e, { gate: createProbeGate() });
+
+const CLAUDE_IDLE = ['✻ Churned for 4s', '────', '❯', '────', '  ⏸ manual mode on · ? for shortcuts'];
+const CLAUDE_TRUST = [
+  ' Quick safety check: Is this a project you created or one you trust?',
+  ' ❯ No, exit',
+  '   Yes, I trust this folder',
+  ' Enter to confirm · Esc to cancel',
+];
+const CODEX_IDLE = [
+  '• Done.',
+  '› Ask Codex to do anything',
+  '  gpt-5 default · ~/p',
+  '  ← for agents · ? for shortcuts',
+];
+
+describe('fail closed: a known agent in front gets its screen rules before any hook or title', () => {
+  it('the startup trust dialog with no title and no stamp is a wait when claude is in front', async () => {
+    expect(await verdict(ev({ screen: CLAUDE_TRUST, probe: fg('claude') }))).toEqual({
+      status: 'permission',
+      isRunningAgent: true,
+      agentWait: { source: 'prompt-text', reason: 'agent-trust-workspace' },
+    });
+  });
+
+  it('the same screen with a shell in front is no agent wait (the probe decides)', async () => {
+    expect((await verdict(ev({ screen: CLAUDE_TRUST, probe: fg('bash') }))).status).toBeNull();
+  });
+
+  it('Codex at its composer before any hook (its title is the folder name) is idle', async () => {
+    expect(
+      await verdict(
+        ev({
+          screen: CODEX_IDLE,
+          title: { text: 'project', live: true, at: 9000 },
+          probe: fg('node /x/@openai/codex/bin/codex.js'),
+        }),
+      ),
+    ).toEqual({
+      status: 'idle',
+      isRunningAgent: true,
+      agentWait: null,
+    });
+  });
+});
+
+describe('rows the real CLIs leave behind', () => {
+  it('Claude 2.1.x PermissionRequest (no tool_use_id) is healed once the dialog left the screen: an approved tool runs', async () => {
+    const rows = [row('working', 1000), row('waiting', 2000, { dialog: true })];
+    const v = await verdict(
+      ev({
+        rows,
+        screen: ['● Bash(sleep 4)', '✽ Creating… (2s)', '────', '❯', '────'],
+        title: { text: '◑ Claude Code', live: true, at: 3000 },
+        probe: fg('claude'),
+      }),
+    );
+    expect(v).toEqual({ status: 'working', isRunningAgent: true, agentWait: null });
+  });
+
+  it('while the dialog is on screen the row holds', async () => {
+    const rows = [row('waiting', 2000, { dialog: true })];
+    const v = await verdict(
+      ev({
+        rows,
+        screen: [' Do you want to proceed?', ' ❯ 1. Yes', '   2. No', ' Esc to cancel · Tab to amend'],
+        probe: fg('claude'),
+      }),
+    );
+    expect(v.status).toBe('permission');
+  });
+
+  it('Claude interrupted with Esc fires no hook: its ✳ title set after the working row says idle', async () => {
+    const v = await verdict(
+      ev({
+        rows: [row('working', 1000)],
+        screen: CLAUDE_IDLE,
+        title: { text: '✳ Claude Code', live: true, at: 5000 },
+        probe: fg('claude'),
+      }),
+    );
+    expect(v).toEqual({ status: 'idle', isRunningAgent: true, agentWait: null });
+  });
+
+  it('Codex interrupted or failed fires no hook: a plain title after the working row and its composer say idle', async () => {
+    const rows = [row('working', 1000, { source: 'codex' })];
+    const title = { text: 'tell me a story | project', live: true, at: 5000 };
+    expect((await verdict(ev({ rows, screen: CODEX_IDLE, title, probe: fg('codex') }))).status).toBe('idle');
+    // twins: a spinner title, or a plain title older than the row, keep working
+    expect(
+      (
+        await verdict(
+          ev({ rows, screen: CODEX_IDLE, title: { ...title, text: '⠋ tell me | project' }, probe: fg('codex') }),
+        )
+      ).status,
+    ).toBe('working');
+    expect(
+      (await verdict(ev({ rows, screen: CODEX_IDLE, title: { ...title, at: 900 }, probe: fg('codex') }))).status,
+    ).toBe('working');
+  });
+});
+
+describe('tui-idle and the send guard on real screens', () => {
+  it('a working agent is never tui-idle, even after an accepted prompt and a recognised foreground', async () => {
+    const e = ev({
+      rows: [row('working', 9000)],
+      screen: CLAUDE_IDLE,
+      title: { text: '◐ Claude Code', live: true, at: 9500 },
+      probe: fg('claude'),
+    });
+    expect((await evaluateTuiIdle(e, { lastOutputAt: 1000, acceptedPromptThisGeneration: true })).state).toBe(
+      'pending',
+    );
+  });
+
+  it('an unnamed menu blocks tui-idle and refuses the guard with zero bytes', async () => {
+    const screen = ['Pick a theme', '❯ 1. Dark', '  2. Light', '  3. Auto'];
+    const e = ev({ screen, probe: fg('claude') });
+    expect(await evaluateTuiIdle(e, { lastOutputAt: 1000 })).toEqual({
+      state: 'blocked',
+      blockedReason: 'agent-interactive-prompt',
+    });
+    const v = await verdict(e);
+    expect(evaluateSendGuard(v, { mode: 'inject', firstCheckAt: 0, now: 10_000, menu: screenMenuShape(e) })).toEqual({
+      ok: false,
+      code: 'agent_prompt_blocked',
+    });
+  });
+
+  it('the idle composer passes the guard', async () => {
+    const e = ev({ screen: CLAUDE_IDLE, title: { text: '✳ Claude Code', live: true, at: 9000 }, probe: fg('claude') });
+    const v = await verdict(e);
+    expect(evaluateSendGuard(v, { mode: 'inject', firstCheckAt: 0, now: 10_000, menu: screenMenuShape(e) })).toEqual({
+      ok: true,
+    });
+  });
+});
