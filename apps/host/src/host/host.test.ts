@@ -134,6 +134,30 @@ describe('dispatch --inject', () => {
   });
 });
 
+describe('dispatch fails closed at an unnamed menu', () => {
+  it('a menu-shaped block no rule names refuses with agent_prompt_blocked and writes zero bytes', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-inject-menu-'));
+    const host = await startHost(join(root, 'data'));
+    const log = join(root, 'stdin.log');
+    writeFileSync(log, '');
+    // An agent (idle by its hook) that paints a picker no rule of the engine knows, then reads keys.
+    const agent = `process.stdout.write('Pick a colour scheme\\r\\n\\u276f 1. Dark\\r\\n  2. Light\\r\\n  3. Auto\\r\\n'); process.stdin.setRawMode(true); process.stdin.on('data', (d) => require('fs').appendFileSync(${JSON.stringify(log)}, d)); setTimeout(() => {}, 60000)`;
+    const pane = host.createPane({
+      argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node -e "$AGENT"`],
+      cwd: root,
+      env: { AGENT: agent },
+    });
+    await nextVerdict(host, pane.handle, (c) => c.verdict.status === 'idle');
+    for (let i = 0; i < 200 && !host.showPane(pane.handle).tail?.includes('3. Auto'); i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(host.showPane(pane.handle).status).toBe('idle');
+    await expect(host.dispatchInject(pane.handle, 'hello')).rejects.toMatchObject({ code: 'agent_prompt_blocked' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readFileSync(log, 'utf8')).toBe('');
+  });
+});
+
 describe('restart coordination', () => {
   it('ingests spooled events at start (keeping their time) and truncates the spool', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-spool-')), 'data');

@@ -12,6 +12,7 @@ import {
   type PaneVerdict,
   type StatusRow,
   screenHasContent,
+  screenMenuShape,
 } from '@orca/agent-status';
 import { PANE_STATUS_ROWS_KEPT } from '../constants.ts';
 import type { PaneScreen } from '../pane/screen.ts';
@@ -153,7 +154,9 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       return evaluateTuiIdle(this.evidence(), opts);
     },
     sendGuard(verdict, firstCheckAt) {
-      return evaluateSendGuard(verdict, { mode: 'inject', firstCheckAt, now: inputs.now() });
+      // Why: fail closed — a menu-shaped block at the bottom refuses even when no rule named it.
+      const menu = screenMenuShape({ screen: inputs.screen.renderedRows(), tail: inputs.screen.tail() });
+      return evaluateSendGuard(verdict, { mode: 'inject', firstCheckAt, now: inputs.now(), menu });
     },
     finish() {
       const rest = osc.flush();

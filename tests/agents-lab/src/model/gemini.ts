@@ -24,8 +24,10 @@ export function geminiUserTurns(body: unknown): string[] {
       if (typeof p?.text === 'string') texts.push(p.text);
     }
     // Why: Gemini CLI opens every chat with a user turn describing the environment.
-    const own = texts.filter((t) => !t.startsWith('<session_context>') && !t.startsWith('This is the Gemini CLI'));
-    if (own.length > 0) turns.push(own.join('\n'));
+    // Why: after a cancelled turn Gemini CLI folds the next prompt into the same user content, one
+    // text part per prompt; each part is a turn of its own.
+    for (const t of texts)
+      if (!t.startsWith('<session_context>') && !t.startsWith('This is the Gemini CLI')) turns.push(t);
   }
   return turns;
 }

@@ -151,6 +151,29 @@ function absent(run: LabRun, name: string): string | null {
   return fs.existsSync(fileIn(run, name)) ? `${name} exists` : null;
 }
 
+/**
+ * Waits for the idle prompt, answering the startup questions of `screens.startupQuestions` that
+ * come first (for runs that are not about them, such as benchmarks).
+ */
+export async function reachIdle(run: LabRun, screens: AgentScreens, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let idleSince: number | null = null;
+  for (;;) {
+    const state = screenState(run);
+    const question = (screens.startupQuestions ?? []).find((q) => q.marker.test(state.text));
+    if (question) {
+      await selectOption(run, question.choose);
+      idleSince = null;
+    } else if (screens.idle(state)) {
+      idleSince ??= Date.now();
+      if (Date.now() - idleSince >= 3_000) return;
+    } else idleSince = null;
+    if (Date.now() > deadline)
+      throw new Error(`${run.profile.build}: no idle prompt within ${timeoutMs} ms:\n${state.text}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** The startup moments: trust (when not pre-accepted) and the API-key question (when asked). */
 export function startupMoments(screens: AgentScreens, opts: { trust: boolean; apiKey: boolean }): MomentSpec[] {
   const out: MomentSpec[] = [];

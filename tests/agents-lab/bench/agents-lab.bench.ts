@@ -1,0 +1,89 @@
+// Dialog on screen → verdict showing it, on the real Claude Code, Codex and Gemini CLIs: each
+// round asks for a shell command, the agent paints its approval dialog, and the time from the
+// first screen showing the dialog to the host publishing `permission` is one sample.
+import { performance } from 'node:perf_hooks';
+import { reportBench } from '@orca/bench';
+import { type LabRun, startLabRun } from '../src/harness/lab-run.ts';
+import { byPrompt, type Reply } from '../src/model/scenario.ts';
+import { profileFor, screensFor } from '../src/scenarios/index.ts';
+import { reachIdle } from '../src/scenarios/tour.ts';
+
+const ROUNDS_PER_AGENT = Number(process.env.ORCA_LAB_BENCH_ROUNDS ?? 12);
+const BUDGET_MS = 300;
+const DIALOG_TIMEOUT_MS = 30_000;
+const BUILDS = (process.env.ORCA_LAB_BENCH_BUILDS?.split(',') ?? ['claude', 'codex', 'gemini']) as readonly string[];
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function dialogRound(run: LabRun, marker: RegExp, round: number): Promise<number> {
+  const live = run.host.livePane(run.handle);
+  let shownAt: number | null = null;
+  const seen = new Promise<void>((resolve) => {
+    const off = live.onOutput(() => {
+      void live.screen.settled().then(() => {
+        if (shownAt === null && marker.test(run.screenText())) {
+          shownAt = performance.now();
+          off();
+          resolve();
+        }
+      });
+    });
+  });
+  const published = new Promise<number>((resolve) => {
+    const off = run.host.onVerdict((c) => {
+      if (c.handle === run.handle && c.verdict.status === 'permission') {
+        off();
+        resolve(performance.now());
+      }
+    });
+  });
+  await run.host.dispatchInject(run.handle, `show dialog ${round}`);
+  await run.waitForScreen(marker, DIALOG_TIMEOUT_MS, `dialog ${round}`);
+  await seen;
+  const at = await published;
+  run.press('\x1b');
+  await run.waitForScreen((t) => !marker.test(t), 20_000, 'the dialog to close');
+  await new Promise((r) => setTimeout(r, 800));
+  return Math.max(0, at - (shownAt ?? at));
+}
+
+const samples: number[] = [];
+for (const build of BUILDS) {
+  const profile = profileFor(build);
+  const screens = screensFor(profile.agent);
+  const table: Record<string, Reply[]> = {};
+  for (let i = 0; i < ROUNDS_PER_AGENT; i++) {
+    table[`show dialog ${i}`] = [{ kind: 'tool', call: { tool: 'shell', command: `touch never-${i}.txt` } }];
+  }
+  const run = await startLabRun({ profile, replies: () => byPrompt(table) });
+  try {
+    await reachIdle(run, screens);
+    if (process.env.ORCA_LAB_BENCH_DEBUG) console.error(build, 'idle');
+    for (let i = 0; i < ROUNDS_PER_AGENT; i++) {
+      samples.push(await dialogRound(run, screens.approval.shell, i));
+      if (process.env.ORCA_LAB_BENCH_DEBUG) console.error(build, i, samples.at(-1));
+    }
+  } finally {
+    await run.stop();
+  }
+}
+
+const p50 = percentile(samples, 50);
+const p99 = percentile(samples, 99);
+reportBench({
+  name: `dialog on screen → verdict p50 (${samples.length} dialogs)`,
+  ours: p50,
+  baseline: BUDGET_MS,
+  target: '-',
+  unit: 'ms',
+});
+reportBench({
+  name: `dialog on screen → verdict p99 vs ${BUDGET_MS} ms`,
+  ours: p99,
+  baseline: BUDGET_MS,
+  target: '<= 1',
+  unit: 'ms',
+});
