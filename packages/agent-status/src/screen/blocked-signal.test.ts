@@ -50,6 +50,10 @@ describe('findBlockedSignal rules', () => {
     ['Choose working directory to resume\nPress enter to continue', 'codex-cwd-prompt'],
     ['Codex just got an upgrade\nPress enter to continue', 'codex-model-migration-prompt'],
     ['2 hooks need review\nPress enter to confirm', 'codex-hooks-review-prompt'],
+    [
+      '  Hooks need review\n› 1. Review hooks\n  2. Trust all and continue\n  enter confirm · esc skip',
+      'codex-hooks-review-prompt',
+    ], // Codex 0.171.0
     ['Do you trust this folder?\n1. Yes', 'agent-trust-workspace'],
     ['Trust this workspace?\n/home/u/x', 'agent-trust-workspace'],
     ['Sandbox blocked the write\nPress enter to confirm', 'agent-interactive-prompt'],

@@ -94,8 +94,9 @@ function pressEnterLine(t: string): boolean {
   return PRESS_ENTER.test(t);
 }
 
+// Why: Codex 0.171.0's hooks-review modal ends in `enter confirm · esc skip` (agents lab).
 function confirmFooter(t: string): boolean {
-  return t.includes('press enter to confirm');
+  return t.includes('press enter to confirm') || /(?:^|· )enter (?:to )?confirm · esc\b/.test(t);
 }
 
 // A `head` line then a later (or the same) line passing `tail`: one candidate, pushed to `out`.

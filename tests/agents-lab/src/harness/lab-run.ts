@@ -20,6 +20,8 @@ export interface LabRunOptions {
   readonly approveApiKey?: boolean;
   /** Install the managed hooks through the host before the agent starts (default true). */
   readonly installHooks?: boolean;
+  /** Runs after the hooks are installed and before the agent starts (to age or break its state). */
+  readonly beforeStart?: (ctx: SeedContext) => void;
 }
 
 /** One real agent CLI in a pane of a real in-process host, against its model stand-in. */
@@ -101,6 +103,7 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
     await server.close();
     throw error;
   }
+  opts.beforeStart?.(ctx);
   const pane = host.createPane({
     argv: profile.argv(ctx),
     cwd: project,
