@@ -16,3 +16,10 @@ export * from './install/index.ts';
 export * from './launchers/index.ts';
 export * from './plan/index.ts';
 export * from './verify/index.ts';
+export {
+  AGENT_VERSION_COMMANDS,
+  type DetectedVersion,
+  detectAgentVersion,
+  parseAgentVersion,
+  type VersionProbe,
+} from './versions/agent-version.ts';

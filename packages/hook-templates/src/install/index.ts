@@ -1,4 +1,5 @@
 export { CLAUDE_EVENT_FIRST_VERSION, claudeGate, parseVersion } from './claude-gate.ts';
+export { CODEX_EVENT_LABELS, type CodexCommandHandler, codexEventLabel, codexHookHash } from './codex-hook-hash.ts';
 export { applyCodexTrust, type CodexTrustEntry, readCodexTrust } from './codex-trust.ts';
 export { isManagedHandler } from './hooks-edit.ts';
 export {
