@@ -1,12 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { Command, CommanderError, Option } from 'commander';
 import { AgentStatusError } from '../errors.ts';
-import { evaluatePane } from '../fusion/evaluate-pane.ts';
-import { createProbeGate } from '../fusion/probe-gate.ts';
-import { evaluateSendGuard, screenMenuShape } from '../fusion/send-guard.ts';
-import { evaluateTuiIdle } from '../fusion/tui-idle.ts';
-import { PROBE_TIMEOUT_MS, SEND_GUARD_RECHECK_WINDOW_MS } from '../limits.ts';
 import { classifyTitle } from '../title/classify-title.ts';
+import { evaluateAll } from './evaluate-all.ts';
 import { type ClassifyFlags, evidenceFromFlags, parseMs, parseRowsJson } from './evidence-from-flags.ts';
 import { titleLine, verdictJson, verdictLine } from './format.ts';
 
@@ -67,23 +63,8 @@ async function classify(raw: RawClassify, io: CliIo): Promise<void> {
   if (raw.acceptedPrompt) flags.acceptedPrompt = true;
 
   const evidence = evidenceFromFlags(flags);
-  const gate = createProbeGate({ timeoutMs: PROBE_TIMEOUT_MS });
-  const verdict = await evaluatePane(evidence, { gate });
-  let extra: Parameters<typeof verdictJson>[1];
-  if (raw.all) {
-    const tuiIdle = await evaluateTuiIdle(evidence, {
-      lastOutputAt: flags.lastOutputAt ?? null,
-      acceptedPromptThisGeneration: flags.acceptedPrompt === true,
-      gate,
-    });
-    const guard = evaluateSendGuard(verdict, {
-      mode: 'inject',
-      firstCheckAt: evidence.now - SEND_GUARD_RECHECK_WINDOW_MS,
-      now: evidence.now,
-      menu: screenMenuShape(evidence),
-    });
-    extra = { tuiIdle, guard };
-  }
+  const { verdict, tuiIdle, guard } = await evaluateAll(evidence, flags);
+  const extra: Parameters<typeof verdictJson>[1] = raw.all ? { tuiIdle, guard } : undefined;
   io.stdout(`${raw.json ? verdictJson(verdict, extra) : verdictLine(verdict, extra)}\n`);
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { STREAM_DELTA_CHARS, STREAM_DELTA_PAUSE_MS } from '../limits.ts';
+import { record, sendJson } from './json.ts';
 import { type ModelServer, startModelServer, type VendorAdapter } from './loopback-server.ts';
 import { chunkText, type Reply, type ReplyPicker, type ToolCall } from './scenario.ts';
 import { openSse, type SseStream } from './sse.ts';
@@ -23,9 +24,6 @@ export function claudeTool(call: ToolCall): { name: string; input: Record<string
   }
 }
 
-function record(x: unknown): Record<string, unknown> | null {
-  return typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
-}
 
 const CLIENT_NOTE = /^(?:<system-reminder>|Tool loaded\.?$|\[Request interrupted)/;
 
@@ -151,11 +149,6 @@ function finish(sse: SseStream, stop: string): void {
   sse.end();
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
 
 function textMessage(text: string): Record<string, unknown> {
   return {

@@ -1,14 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { STREAM_DELTA_CHARS, STREAM_DELTA_PAUSE_MS } from '../limits.ts';
+import { record, sendJson } from './json.ts';
 import { type ModelServer, startModelServer, type VendorAdapter } from './loopback-server.ts';
 import { chunkText, type Reply, type ReplyPicker, type ToolCall } from './scenario.ts';
 import { openSse } from './sse.ts';
 
 const MODEL_VERSION = 'gemini-2.5-pro';
 
-function record(x: unknown): Record<string, unknown> | null {
-  return typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
-}
 
 /** The user's text turns of a `generateContent` body (function responses left out). */
 export function geminiUserTurns(body: unknown): string[] {
@@ -100,11 +98,6 @@ async function streamReply(res: ServerResponse, reply: Reply): Promise<void> {
   sse.end();
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
 
 const STATUS_NAMES: Readonly<Record<number, string>> = {
   400: 'INVALID_ARGUMENT',

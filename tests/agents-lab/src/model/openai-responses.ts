@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { STREAM_DELTA_CHARS, STREAM_DELTA_PAUSE_MS } from '../limits.ts';
+import { record, sendJson } from './json.ts';
 import { type ModelServer, startModelServer, type VendorAdapter } from './loopback-server.ts';
 import { chunkText, type Reply, type ReplyPicker, type ToolCall } from './scenario.ts';
 import { openSse, type SseStream } from './sse.ts';
 
-function record(x: unknown): Record<string, unknown> | null {
-  return typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
-}
 
 /** The user's text turns of a Responses API body (`input` items with role `user`). */
 export function responsesUserTurns(body: unknown): string[] {
@@ -141,11 +139,6 @@ async function streamReply(res: ServerResponse, reply: Reply): Promise<void> {
   sse.end();
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
 
 /** The OpenAI Responses API (`wire_api = "responses"`), as much as Codex needs for a turn. */
 export const responsesAdapter: VendorAdapter = {
