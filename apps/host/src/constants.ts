@@ -58,5 +58,11 @@ export const ATTACH_DETACH_BYTE = 0x1d;
 
 /** Longest `dispatch` waits for the agent to show the injected draft before it sends the submit key (ms). */
 export const SUBMIT_ECHO_WAIT_MS = 1_500;
-/** How often `dispatch` re-reads the screen while it waits for the draft (ms). */
-export const SUBMIT_ECHO_POLL_MS = 25;
+/** Longest `dispatch` waits for readiness plus a proven submission when no `--timeout` is given (ms). */
+export const DISPATCH_DEFAULT_TIMEOUT_MS = 30_000;
+/** How often `dispatch` re-checks readiness and submission (ms). */
+export const DISPATCH_POLL_MS = 100;
+/** After the submit key, how long a draft may stay in the composer before one more submit key (ms). */
+export const SUBMIT_RETRY_AFTER_MS = 1_500;
+/** After the submission, how long `dispatch` waits to report the `working` stage (ms); not required. */
+export const DISPATCH_WORKING_WAIT_MS = 3_000;

@@ -25,6 +25,8 @@ export const REFUSAL_CODES = [
   'hook_blocked',
   'timeout',
   'guest_unavailable',
+  'agent_not_ready',
+  'prompt_not_submitted',
 ] as const;
 
 /** One of {@link REFUSAL_CODES}. */

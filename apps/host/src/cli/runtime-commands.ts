@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
+import type { DispatchReceipt } from '../host/dispatch.ts';
 import type { PaneView } from '../host/pane-view.ts';
 import { connectRuntime, type RuntimeClient } from '../rpc/client.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
@@ -195,10 +196,17 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
     .command('dispatch')
     .argument('<handle>')
     .requiredOption('--inject <prompt>', 'prompt to inject (guarded: refused with zero bytes written)')
-    .action(async (handle: string, o: { inject: string }) => {
+    .option('--timeout <seconds>', 'longest wait for the agent to be ready and take the prompt', parseTimeout)
+    .action(async (handle: string, o: { inject: string; timeout?: number }) => {
       const r = await withClient(globals, (c) =>
-        c.call<{ bytes: number }>('terminal.dispatch', { handle, inject: o.inject }),
+        c.call<DispatchReceipt>('terminal.dispatch', {
+          handle,
+          inject: o.inject,
+          ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
+        }),
       );
-      print(r, `injected ${r.bytes} bytes`);
+      const start = r.stages[0]?.at ?? 0;
+      const stages = r.stages.map((s) => `${s.stage} +${s.at - start} ms`).join(', ');
+      print(r, `submitted (${r.submittedBy}), ${r.bytes} bytes: ${stages}`);
     });
 }

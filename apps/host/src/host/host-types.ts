@@ -5,6 +5,7 @@ import type { AgentInstallReport, InstallHooksOptions } from '../hooks/install-h
 import type { PaneExit } from '../pane/pane-process.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
 import type { Store } from '../store/store.ts';
+import type { DispatchReceipt } from './dispatch.ts';
 import type { HookEndpoint } from './endpoint.ts';
 import type { GuestRegistry } from './guests.ts';
 import type { LivePane, Verdict } from './live-pane.ts';
@@ -70,7 +71,8 @@ export interface Host {
   showPane(handle: string): PaneView;
   livePane(handle: string): LivePane;
   send(handle: string, text: string): number;
-  dispatchInject(handle: string, prompt: string): Promise<{ bytes: number }>;
+  /** Guarded, verified prompt delivery (see `dispatchPrompt`): resolves only once submitted. */
+  dispatchInject(handle: string, prompt: string, opts?: { timeoutMs?: number }): Promise<DispatchReceipt>;
   wait(handle: string, mode: 'tui-idle' | 'exit', timeoutMs?: number): Promise<WaitResult>;
   onVerdict(listener: (change: VerdictChange) => void): () => void;
   /** Ingests one event through the trust boundary (the listener, spool and guests all land here). */

@@ -101,11 +101,12 @@ describe('dispatch --inject', () => {
     mkdirSync(join(project, '.claude'), { recursive: true });
     const log = join(root, 'stdin.log');
     writeFileSync(log, '');
-    const agent = `process.stdout.write('ready> '); process.stdin.setRawMode(true); process.stdin.on('data', (d) => require('fs').appendFileSync(${JSON.stringify(log)}, d)); setTimeout(() => {}, 60000)`;
+    // Why: like a real agent, it fires its UserPromptSubmit hook when Enter submits (dispatch proves delivery by it).
+    const agent = `process.stdout.write('ready> '); process.stdin.setRawMode(true); process.stdin.on('data', (d) => { require('fs').appendFileSync(${JSON.stringify(log)}, d); if (String(d).includes('\\r')) require('child_process').execSync(process.env.PROMPT_HOOK); }); setTimeout(() => {}, 60000)`;
     const pane = host.createPane({
       argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node -e "$AGENT"`],
       cwd: project,
-      env: { AGENT: agent },
+      env: { AGENT: agent, PROMPT_HOOK: curlHook('UserPromptSubmit') },
     });
     await nextVerdict(host, pane.handle, (c) => c.verdict.status === 'idle');
     // Why: the agent sets raw mode right after printing its prompt; input before that would be cooked.
@@ -126,11 +127,76 @@ describe('dispatch --inject', () => {
     });
     expect(host.store.countCommandHookRuns()).toBe(1);
     writeFileSync(join(project, '.claude', 'settings.json'), '{}');
-    expect(await host.dispatchInject(pane.handle, 'do it')).toEqual({ bytes: 6 });
+    const receipt = await host.dispatchInject(pane.handle, 'do it');
+    expect(receipt).toMatchObject({ bytes: 6, submittedBy: 'hook', submitKeys: 1 });
+    expect(receipt.stages.map((st) => st.stage).slice(0, 3)).toEqual(['ready', 'input_written', 'submitted']);
     // Why: the text and the submit key are two writes (the key waits for the draft and the paste window).
     for (let i = 0; i < 100 && readFileSync(log, 'utf8') !== 'do it\r'; i += 1)
       await new Promise((r) => setTimeout(r, 20));
     expect(readFileSync(log, 'utf8')).toBe('do it\r');
+  });
+});
+
+describe('dispatch recovers a submit key the agent swallowed, never the text', () => {
+  it('a draft left in the composer gets one more submit key; the prompt arrives once', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-inject-retry-'));
+    const host = await startHost(join(root, 'data'));
+    const log = join(root, 'prompts.log');
+    writeFileSync(log, '');
+    // An agent that echoes its draft under a `› ` composer and, like a TUI mid-paste, takes the
+    // first Enter as a newline; the second submits: the draft leaves and the prompt hook fires.
+    const script = join(root, 'agent.cjs');
+    writeFileSync(
+      script,
+      String.raw`const fs = require('fs');
+let draft = '';
+let enters = 0;
+const paint = () => process.stdout.write('\x1b[2J\x1b[H› ' + draft.replace(/\n/g, ' ') + '\r\n  status line\r\n');
+paint();
+process.stdin.setRawMode(true);
+process.stdin.on('data', (d) => {
+  for (const c of String(d)) {
+    if (c !== '\r') { draft += c; continue; }
+    if (++enters === 1) { draft += '\n'; continue; }
+    fs.appendFileSync(process.env.PROMPT_LOG, draft.trim() + '\n');
+    draft = '';
+    require('child_process').execSync(process.env.PROMPT_HOOK);
+  }
+  paint();
+});
+setTimeout(() => {}, 60000);
+`,
+    );
+    const pane = host.createPane({
+      argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node "$SCRIPT"`],
+      cwd: root,
+      env: { SCRIPT: script, PROMPT_LOG: log, PROMPT_HOOK: curlHook('UserPromptSubmit') },
+    });
+    await nextVerdict(host, pane.handle, (c) => c.verdict.status === 'idle');
+    for (let i = 0; i < 200 && !host.showPane(pane.handle).tail?.includes('status line'); i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const receipt = await host.dispatchInject(pane.handle, 'fix the tests');
+    expect(receipt).toMatchObject({ submittedBy: 'hook', submitKeys: 2, bytes: 'fix the tests'.length + 2 });
+    for (let i = 0; i < 100 && readFileSync(log, 'utf8') === ''; i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(log, 'utf8')).toBe('fix the tests\n');
+  });
+
+  it('a prompt the agent never takes is refused with prompt_not_submitted naming the last stage', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-inject-lost-'));
+    const host = await startHost(join(root, 'data'));
+    const agent =
+      "process.stdout.write('› '); process.stdin.setRawMode(true); process.stdin.on('data', () => {}); setTimeout(() => {}, 60000)";
+    const pane = host.createPane({
+      argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node -e "$AGENT"`],
+      cwd: root,
+      env: { AGENT: agent },
+    });
+    await nextVerdict(host, pane.handle, (c) => c.verdict.status === 'idle');
+    await expect(host.dispatchInject(pane.handle, 'lost prompt', { timeoutMs: 4_000 })).rejects.toMatchObject({
+      code: 'prompt_not_submitted',
+      message: expect.stringMatching(/last stage input_written/),
+    });
   });
 });
 

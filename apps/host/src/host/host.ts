@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { composerInput, submitStrategy } from '@orca/agent-status/submit';
+import { isPromptSubmitEvent } from '@orca/agent-status/submit';
 import { acceptRelayed, createHookListener, type RelayedEvent } from '@orca/relay/listener';
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
-import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS, SHUTDOWN_PTY_GRACE_MS, SUBMIT_ECHO_WAIT_MS } from '../constants.ts';
+import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS, SHUTDOWN_PTY_GRACE_MS } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
 import { createAgentVersions } from '../hooks/agent-versions.ts';
 import { createHostCommandHooks } from '../hooks/command-hooks.ts';
@@ -12,6 +12,7 @@ import type { RpcSocketServer } from '../rpc/socket-server.ts';
 import { ensureDataDir } from '../runtime/data-dir.ts';
 import { acquireRuntimeFile, type RuntimeClaim } from '../runtime/runtime-file.ts';
 import { openStore, type Store } from '../store/store.ts';
+import { dispatchPrompt } from './dispatch.ts';
 import { type HookEndpoint, hookEndpoint, newHookToken, paneHookEnv, publishEndpoint } from './endpoint.ts';
 import { createGuestRegistry } from './guests.ts';
 import type { Host, HostOptions, VerdictChange } from './host-types.ts';
@@ -20,7 +21,6 @@ import { createHostLogger } from './logger.ts';
 import { livePaneView, storedPaneView } from './pane-view.ts';
 import { drainSpool } from './spool.ts';
 import { storedWait, verdictFromStored } from './stored-verdict.ts';
-import { waitForDraft } from './submit.ts';
 
 export type { CreatePaneOptions, Host, HostOptions, VerdictChange, WaitResult } from './host-types.ts';
 
@@ -34,7 +34,13 @@ function cleanBaseEnv(env: Readonly<Record<string, string | undefined>>): Record
   return out;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The vendor event name of an accepted envelope (out of band, else the payload's own field). */
+function eventNameOf(event: RelayedEvent): string | undefined {
+  if (event.hookEventName) return event.hookEventName;
+  const p = event.payload as Record<string, unknown>;
+  const name = p.hook_event_name ?? p.hookEventName;
+  return typeof name === 'string' ? name : undefined;
+}
 
 /**
  * Starts a host on `dataDir`: single-instance guard, store (migrations), hook listener + endpoint
@@ -81,6 +87,9 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const ingestAccepted = (accepted: RelayedEvent): void => {
     const pane = byPaneKey.get(accepted.paneKey);
     const row = pane && pane.exit === null ? pane.status.addHookEvent(accepted) : null;
+    if (pane && pane.exit === null && isPromptSubmitEvent(accepted.source, eventNameOf(accepted))) {
+      pane.lastPromptHookAt = accepted.receivedAt;
+    }
     if (pane && row && knownAgent.get(pane.record.handle) !== row.source) {
       knownAgent.set(pane.record.handle, row.source);
       store.setPaneAgent(pane.record.handle, row.source);
@@ -293,44 +302,12 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       pane.write(text);
       return Buffer.byteLength(text);
     },
-    async dispatchInject(handle, prompt) {
-      const pane = requireLive(handle);
-      const firstCheckAt = now();
-      for (;;) {
-        if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
-        const verdict = await pane.status.evaluate();
-        const guard = pane.status.sendGuard(verdict, firstCheckAt);
-        if ('retryAt' in guard) {
-          await sleep(Math.max(0, guard.retryAt - now()));
-          continue;
-        }
-        if (!guard.ok) {
-          throw refusal(guard.code as 'agent_prompt_blocked', `${handle}: ${guard.code}; nothing was written`, {
-            handle,
-          });
-        }
-        break;
-      }
-      const gate = await commandHooks.beforeSubmitPrompt(pane.record, prompt);
-      if (gate.blocked) throw refusal('hook_blocked', gate.message, { handle });
-      // Why: hooks take time; the agent may have raised a prompt meanwhile (verification re-check).
-      const recheck = pane.status.sendGuard(await pane.status.evaluate(), firstCheckAt);
-      if ('ok' in recheck && !recheck.ok) {
-        throw refusal(recheck.code as 'agent_prompt_blocked', `${handle}: ${recheck.code}; nothing was written`);
-      }
-      // Why: a TUI reads a text and an Enter that arrive in one write as one paste (Codex keeps the
-      // Enter as a newline in its composer); the submit key goes alone, once the draft is on screen
-      // and the agent's paste window has passed.
-      const strategy = submitStrategy(pane.status.agent());
-      await pane.screen.settled();
-      const text = composerInput(prompt, strategy, pane.screen.bracketedPaste());
-      pane.write(text);
-      await waitForDraft(pane, prompt, SUBMIT_ECHO_WAIT_MS);
-      await sleep(strategy.pasteQuietMs);
-      if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
-      pane.write(strategy.submitKey);
-      pane.acceptedPrompt = true;
-      return { bytes: Buffer.byteLength(text) + Buffer.byteLength(strategy.submitKey) };
+    dispatchInject(handle, prompt, o = {}) {
+      return dispatchPrompt(requireLive(handle), handle, prompt, {
+        now,
+        commandHooks,
+        ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+      });
     },
     async wait(handle, mode, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS) {
       const pane = requireLive(handle);

@@ -27,6 +27,8 @@ export interface LivePane {
   lastOutputAt: number;
   /** A prompt was injected into the current generation (tui-idle rule). */
   acceptedPrompt: boolean;
+  /** Arrival of the last prompt-submit hook event (UserPromptSubmit class) of this pane, or null. */
+  lastPromptHookAt: number | null;
   onOutput(listener: (display: string) => void): () => void;
   onChange(listener: () => void): () => void;
   write(data: string): void;
@@ -138,6 +140,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     verdict: null,
     lastOutputAt: opts.now(),
     acceptedPrompt: false,
+    lastPromptHookAt: null,
     onOutput(listener) {
       outputListeners.add(listener);
       return () => outputListeners.delete(listener);

@@ -68,8 +68,9 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
     }),
     defineMethod({
       name: 'terminal.dispatch',
-      params: z.object({ handle, inject: z.string().min(1) }),
-      handler: (p) => host.dispatchInject(p.handle, p.inject),
+      params: z.object({ handle, inject: z.string().min(1), timeoutMs: z.number().int().positive().optional() }),
+      handler: (p) =>
+        host.dispatchInject(p.handle, p.inject, p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
     }),
     defineMethod({
       name: 'terminal.wait',

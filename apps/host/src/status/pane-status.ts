@@ -10,6 +10,7 @@ import {
   isAgentId,
   type PaneEvidence,
   type PaneVerdict,
+  recognise,
   type StatusRow,
   screenHasContent,
   screenMenuShape,
@@ -48,6 +49,8 @@ export interface PaneStatus {
   addHookEvent(event: PaneHookInput): StatusRow | null;
   /** The agent the pane runs, as learned from its hook events. */
   agent(): AgentId | null;
+  /** The agent the foreground process is (recognised from its command line), or null. */
+  foregroundAgent(): Promise<AgentId | null>;
   evidence(): PaneEvidence;
   /** Evaluates once the emulator parsed earlier output, waiting at most `settleMaxMs` for it. */
   evaluate(settleMaxMs?: number): Promise<PaneVerdict>;
@@ -117,6 +120,14 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       return row;
     },
     agent: () => agent,
+    async foregroundAgent() {
+      if (!inputs.readForeground) return null;
+      try {
+        return recognise(await inputs.readForeground());
+      } catch {
+        return null;
+      }
+    },
     evidence() {
       const title = inputs.screen.title();
       const now = inputs.now();

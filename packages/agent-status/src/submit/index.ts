@@ -7,3 +7,4 @@ export {
   type SubmitStrategy,
   submitStrategy,
 } from './strategy.ts';
+export { composerRows, draftInComposer, isPromptSubmitEvent, PROMPT_SUBMIT_EVENTS } from './verify.ts';

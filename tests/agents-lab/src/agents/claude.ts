@@ -25,11 +25,8 @@ function seedClaude(ctx: SeedContext): void {
   fs.mkdirSync(settingsDir, { recursive: true, mode: 0o700 });
   // Why: newer builds default to auto mode, which answers permission prompts itself; the lab asks
   // for the prompts a user in the default mode sees.
-  fs.writeFileSync(
-    path.join(settingsDir, 'settings.json'),
-    `${JSON.stringify({ permissions: { defaultMode: 'default' } }, null, 2)}\n`,
-    { mode: 0o600 },
-  );
+  const settings = ctx.permissionPrompts ? { permissions: { defaultMode: 'default' } } : {};
+  fs.writeFileSync(path.join(settingsDir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** Claude Code against the Anthropic Messages API stand-in (`ANTHROPIC_BASE_URL`). */

@@ -13,6 +13,8 @@ export interface SeedContext {
   readonly trustProject: boolean;
   /** Pre-approve the API key (Claude's "Detected a custom API key" question). */
   readonly approveApiKey: boolean;
+  /** Ask before tools run (Claude's default permission mode); false leaves the CLI's own default. */
+  readonly permissionPrompts: boolean;
 }
 
 /** How the lab runs one agent CLI offline: its model stand-in, home, environment and argv. */

@@ -18,6 +18,8 @@ export interface LabRunOptions {
   readonly trustProject?: boolean;
   /** Pre-approve the API key (Claude; default true). */
   readonly approveApiKey?: boolean;
+  /** Ask before tools run (default true). */
+  readonly permissionPrompts?: boolean;
   /** Install the managed hooks through the host before the agent starts (default true). */
   readonly installHooks?: boolean;
   /** Runs after the hooks are installed and before the agent starts (to age or break its state). */
@@ -80,6 +82,7 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
     server,
     trustProject: opts.trustProject ?? true,
     approveApiKey: opts.approveApiKey ?? true,
+    permissionPrompts: opts.permissionPrompts ?? true,
   };
   profile.seedHome(ctx);
   const baseEnv = {

@@ -24,7 +24,6 @@ export function claudeTool(call: ToolCall): { name: string; input: Record<string
   }
 }
 
-
 const CLIENT_NOTE = /^(?:<system-reminder>|Tool loaded\.?$|\[Request interrupted)/;
 
 /** The user's text turns of a Messages API body (tool results and system reminders left out). */
@@ -148,7 +147,6 @@ function finish(sse: SseStream, stop: string): void {
   sse.send({ type: 'message_stop' }, 'message_stop');
   sse.end();
 }
-
 
 function textMessage(text: string): Record<string, unknown> {
   return {

@@ -7,7 +7,6 @@ import { openSse } from './sse.ts';
 
 const MODEL_VERSION = 'gemini-2.5-pro';
 
-
 /** The user's text turns of a `generateContent` body (function responses left out). */
 export function geminiUserTurns(body: unknown): string[] {
   const contents = record(body)?.contents;
@@ -97,7 +96,6 @@ async function streamReply(res: ServerResponse, reply: Reply): Promise<void> {
   }
   sse.end();
 }
-
 
 const STATUS_NAMES: Readonly<Record<number, string>> = {
   400: 'INVALID_ARGUMENT',

@@ -6,7 +6,6 @@ import { type ModelServer, startModelServer, type VendorAdapter } from './loopba
 import { chunkText, type Reply, type ReplyPicker, type ToolCall } from './scenario.ts';
 import { openSse, type SseStream } from './sse.ts';
 
-
 /** The user's text turns of a Responses API body (`input` items with role `user`). */
 export function responsesUserTurns(body: unknown): string[] {
   const input = record(body)?.input;
@@ -138,7 +137,6 @@ async function streamReply(res: ServerResponse, reply: Reply): Promise<void> {
   );
   sse.end();
 }
-
 
 /** The OpenAI Responses API (`wire_api = "responses"`), as much as Codex needs for a turn. */
 export const responsesAdapter: VendorAdapter = {

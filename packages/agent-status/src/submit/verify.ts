@@ -1,0 +1,89 @@
+import type { AgentId } from '../limits.ts';
+import { normalizeLine, type WindowLine } from '../screen/match-window.ts';
+
+/**
+ * The hook events that prove an agent took a prompt (its UserPromptSubmit class), by source.
+ * Claude's dialect is shared by openclaude-style agents (devin, grok, command-code, hermes, kimi,
+ * crush).
+ */
+export const PROMPT_SUBMIT_EVENTS: Readonly<Partial<Record<AgentId, readonly string[]>>> = Object.freeze({
+  claude: ['UserPromptSubmit'],
+  devin: ['UserPromptSubmit'],
+  grok: ['UserPromptSubmit'],
+  'command-code': ['UserPromptSubmit'],
+  hermes: ['UserPromptSubmit'],
+  kimi: ['UserPromptSubmit'],
+  crush: ['UserPromptSubmit'],
+  codex: ['UserPromptSubmit'],
+  gemini: ['BeforeAgent'],
+  cursor: ['beforeSubmitPrompt'],
+  droid: ['UserPromptSubmit'],
+  copilot: ['UserPromptSubmit'],
+  antigravity: ['PreInvocation'],
+  amp: ['agent.start'],
+  pi: ['before_agent_start'],
+  omp: ['before_agent_start'],
+});
+
+/**
+ * Does this hook event prove the agent took a prompt?
+ *
+ * @example
+ * isPromptSubmitEvent('gemini', 'BeforeAgent'); // true
+ */
+export function isPromptSubmitEvent(source: string, event: string | undefined): boolean {
+  if (event === undefined) return false;
+  const events = PROMPT_SUBMIT_EVENTS[source as AgentId];
+  return events?.some((e) => e.toLowerCase() === event.toLowerCase()) ?? false;
+}
+
+/** Placeholders TUIs show instead of a long pasted text. */
+const PASTE_PLACEHOLDER = /\[pasted (?:text|content)[^\]]*\]/i;
+/** The composer's own prompt glyph per agent (where a draft sits). */
+const COMPOSER_GLYPH: Readonly<Partial<Record<AgentId, RegExp>>> = {
+  claude: /^[❯>](?:\s|$)/,
+  codex: /^›(?:\s|$)/,
+  gemini: /^>(?:\s|$)/,
+};
+/** Bottom non-blank rows read as the composer when the agent's glyph is not found (or the agent unknown). */
+const COMPOSER_FALLBACK_ROWS = 6;
+/** The last characters of a prompt a composer shows once it took the text (wrapping aside). */
+const DRAFT_TAIL_CHARS = 24;
+
+function squash(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+/** The rendered rows of the composer: from the agent's last prompt line to the bottom. */
+export function composerRows(screen: readonly string[], agent: AgentId | null): string[] {
+  const glyph = agent ? COMPOSER_GLYPH[agent] : undefined;
+  const lines: WindowLine[] = [];
+  for (let i = 0; i < screen.length; i++) {
+    const line = normalizeLine(screen[i] ?? '', i);
+    if (line) lines.push(line);
+  }
+  if (glyph) {
+    for (let k = lines.length - 1; k >= 0 && k >= lines.length - COMPOSER_FALLBACK_ROWS * 2; k--) {
+      const line = lines[k];
+      if (line && line.indent <= 2 && glyph.test(line.text)) return screen.slice(line.offset);
+    }
+  }
+  // Why: a TUI may draw at the top of a mostly empty screen; the composer is the last rows with text.
+  const from = lines[Math.max(0, lines.length - COMPOSER_FALLBACK_ROWS)]?.offset ?? screen.length;
+  return screen.slice(from);
+}
+
+/**
+ * Is `prompt` sitting in the composer as a draft: its tail (whitespace ignored) in the composer
+ * rows, or a paste placeholder there? Read before the submit key (the text arrived) and after it
+ * (still there = not submitted).
+ *
+ * @example
+ * draftInComposer(['────', '❯ fix the tests', '────'], 'fix the tests', 'claude'); // true
+ */
+export function draftInComposer(screen: readonly string[], prompt: string, agent: AgentId | null): boolean {
+  const rows = composerRows(screen, agent).join('\n');
+  if (PASTE_PLACEHOLDER.test(rows)) return true;
+  const tail = squash(prompt).slice(-DRAFT_TAIL_CHARS);
+  return tail.length > 0 && squash(rows).includes(tail);
+}
