@@ -48,6 +48,13 @@ describe('scrubLlmCredentials', () => {
     });
   });
 
+  it('an environment variable named __proto__ stays an own key (fast-check found it)', () => {
+    const env = JSON.parse('{"__proto__":"x","HOME":"/h"}') as Record<string, string>;
+    const out = scrubLlmCredentials(env);
+    expect(Object.keys(out)).toEqual(['__proto__', 'HOME']);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
+
   it('property: a key is dropped iff it is a credential key; values never change', () => {
     const key = fc.oneof(
       fc.string(),

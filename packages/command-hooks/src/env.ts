@@ -12,6 +12,11 @@ export function isLlmCredentialKey(key: string): boolean {
   return LLM_CREDENTIAL_KEY.test(key) || LLM_CREDENTIAL_EXACT.has(key.toUpperCase());
 }
 
+// Why: an environment variable may be named `__proto__`; plain assignment would set the prototype.
+function setOwn(target: Record<string, string>, key: string, value: string): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /**
  * The default `scrubEnv`: drops LLM-provider credentials (case-insensitive); tool tokens such as
  * `GITHUB_TOKEN`, `NPM_TOKEN`, `AWS_*` stay. Undefined values are dropped too.
@@ -23,7 +28,7 @@ export function scrubLlmCredentials(env: EnvMap): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     if (value === undefined || isLlmCredentialKey(key)) continue;
-    out[key] = value;
+    setOwn(out, key, value);
   }
   return out;
 }
@@ -55,7 +60,7 @@ export function buildChildEnv(input: {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(input.scrubbedBase)) {
     if (value === undefined || isOrcaKey(key)) continue;
-    env[key] = value;
+    setOwn(env, key, value);
   }
   Object.assign(env, input.dialectVars);
   const droppedSessionKeys: string[] = [];
@@ -64,7 +69,7 @@ export function buildChildEnv(input: {
       droppedSessionKeys.push(key);
       continue;
     }
-    env[key] = value;
+    setOwn(env, key, value);
   }
   env[HOOK_DEPTH_ENV] = String(input.depth + 1);
   return { env, droppedSessionKeys };
