@@ -2,6 +2,7 @@ import { createTerminalClient } from '@orca/wire/terminal-stream';
 import { ATTACH_DETACH_BYTE, EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { RuntimeClient } from '../rpc/client.ts';
 import type { CliIo } from './output.ts';
+import { printableField } from './printable.ts';
 
 /**
  * `orca attach HANDLE`: interactive attach over `terminal.multiplex` (`@orca/wire`'s terminal
@@ -39,7 +40,7 @@ export async function runAttach(client: RuntimeClient, handle: string, io: CliIo
         stdout.write(text);
       },
       onError: (message) => {
-        io.err(`orca: attach: ${message}`);
+        io.err(`orca: attach: ${printableField(message)}`);
         done(EXIT_REFUSED);
       },
       onEnd: () => done(EXIT_OK),

@@ -14,7 +14,9 @@ import {
 } from '@orca/command-hooks';
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
+import { formatCommandHookListing, formatCommandHookRun } from './human-lines.ts';
 import { type CliIo, UsageError } from './output.ts';
+import { printableField, terminalSafeJson } from './printable.ts';
 import type { GlobalOptions } from './program.ts';
 
 function readPayload(spec: string): unknown {
@@ -44,13 +46,8 @@ export function addCommandHooksCommands(
     .option('--home <dir>', 'home for user-level hooks (default yours)')
     .action(async (o: { root?: string; home?: string }) => {
       const found = await discoverHooks(o.root ?? process.cwd(), { home: o.home ?? homedir() });
-      if (json()) {
-        io.out(JSON.stringify(found));
-      } else {
-        for (const h of found.hooks) io.out(`${h.dialect}  ${h.wireEvent}  ${h.id}  ${h.command}`);
-        for (const w of found.warnings) io.out(`warning ${w.code} ${w.file}${w.path}: ${w.message}`);
-        for (const e of found.errors) io.out(`error ${e.code} ${e.file}${e.path}: ${e.message}`);
-      }
+      if (json()) io.out(terminalSafeJson(found));
+      else for (const line of formatCommandHookListing(found)) io.out(line);
       state.exit = found.errors.length > 0 ? EXIT_REFUSED : EXIT_OK;
     });
   group
@@ -71,9 +68,9 @@ export function addCommandHooksCommands(
         conversation?: string;
         policy: string;
       }) => {
-        if (!isCanonicalEvent(o.event)) throw new UsageError(`unknown event ${o.event}`);
+        if (!isCanonicalEvent(o.event)) throw new UsageError(`unknown event ${printableField(o.event)}`);
         if (o.policy !== 'vendor' && o.policy !== 'strict')
-          throw new UsageError(`--policy expects vendor or strict, got ${o.policy}`);
+          throw new UsageError(`--policy expects vendor or strict, got ${printableField(o.policy)}`);
         const event: CanonicalEvent = o.event;
         const parsed = EVENT_PAYLOAD_SCHEMAS[event].safeParse(readPayload(o.payload));
         if (!parsed.success) {
@@ -99,14 +96,10 @@ export function addCommandHooksCommands(
         }
         const report = { event, outcome, asyncOutcomes, records, warnings: found.warnings, errors: found.errors };
         if (json()) {
-          io.out(JSON.stringify(report));
+          io.out(terminalSafeJson(report));
         } else {
-          for (const r of records) {
-            if (r.kind === 'run') {
-              io.out(`${r.dialect} ${r.event} ${r.hookId} exit=${r.exitCode} ${r.durationMs}ms parseOk=${r.parseOk}`);
-            }
-          }
-          io.out(`outcome: ${JSON.stringify(outcome)}`);
+          for (const r of records) if (r.kind === 'run') io.out(formatCommandHookRun(r));
+          io.out(`outcome: ${terminalSafeJson(outcome)}`);
         }
         state.exit = found.errors.length > 0 ? EXIT_REFUSED : EXIT_OK;
       },

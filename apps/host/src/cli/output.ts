@@ -1,5 +1,7 @@
 import { EXIT_REFUSED, EXIT_USAGE } from '../constants.ts';
 import { HostError, isRefusal } from '../errors.ts';
+import { formatErrorLine } from './human-lines.ts';
+import { printableBlock, terminalSafeJson } from './printable.ts';
 
 /** Where the CLI writes; injected so tests can capture it. */
 export interface CliIo {
@@ -7,10 +9,15 @@ export interface CliIo {
   err(line: string): void;
 }
 
-/** The process's own stdout/stderr. */
+/**
+ * The process's own stdout/stderr. Why: the last line of defence: whatever a formatter missed
+ * (commander's messages quote argv, a stack quotes input), no C0 but newline, no C1 and no DEL
+ * reaches the terminal. The formatters escape their fields themselves, so this changes nothing
+ * for them.
+ */
 export const processIo: CliIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+  out: (line) => process.stdout.write(`${printableBlock(line)}\n`),
+  err: (line) => process.stderr.write(`${printableBlock(line)}\n`),
 };
 
 /** A usage error raised by a command's own checks (exit 2). */
@@ -34,8 +41,8 @@ export function reportError(io: CliIo, error: unknown, opts: { json: boolean; de
         : 'internal_error';
   const message = error instanceof Error ? error.message : String(error);
   const exit = code === 'ORCA_HOST_USAGE' ? EXIT_USAGE : EXIT_REFUSED;
-  if (opts.json) io.out(JSON.stringify({ error: { code, message, refused: isRefusal(error) } }));
-  else io.err(`orca: ${code}: ${message.split('\n')[0]}`);
-  if (opts.debug && error instanceof Error && error.stack) io.err(error.stack);
+  if (opts.json) io.out(terminalSafeJson({ error: { code, message, refused: isRefusal(error) } }));
+  else io.err(formatErrorLine(code, message));
+  if (opts.debug && error instanceof Error && error.stack) io.err(printableBlock(error.stack));
   return exit;
 }

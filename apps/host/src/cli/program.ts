@@ -6,7 +6,9 @@ import { formatDemoEvent, runDemo } from '../demo/run-demo.ts';
 import { createAgentVersions } from '../hooks/agent-versions.ts';
 import { installHooks } from '../hooks/install-hooks.ts';
 import { addCommandHooksCommands } from './command-hooks-commands.ts';
+import { formatHookInstallReport } from './human-lines.ts';
 import { type CliIo, processIo, reportError, UsageError } from './output.ts';
+import { printableBlock, printableField, terminalSafeJson } from './printable.ts';
 import { addRuntimeCommands } from './runtime-commands.ts';
 import { runStart } from './start.ts';
 
@@ -26,7 +28,7 @@ function parseList(value: string): string[] {
 
 function parsePort(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535)
-    throw new UsageError(`--hook-port expects 0-65535, got ${value}`);
+    throw new UsageError(`--hook-port expects 0-65535, got ${printableField(value)}`);
   return Number(value);
 }
 
@@ -41,7 +43,11 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
     .option('--data-dir <dir>', 'host data directory (default $ORCA_DATA_DIR, else $XDG_DATA_HOME/orca)')
     .option('--debug', 'print stack traces on errors')
     .showSuggestionAfterError(true)
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    // Why: commander's errors quote argv (`unknown command '…'`).
+    .configureOutput({
+      writeOut: (s) => io.out(printableBlock(s.trimEnd())),
+      writeErr: (s) => io.err(printableBlock(s.trimEnd())),
+    })
     .exitOverride();
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
 
@@ -53,7 +59,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
       const json = globals().json === true;
       const ok = await runDemo({
         keep: o.keep === true,
-        print: (event) => io.out(json ? JSON.stringify(event) : formatDemoEvent(event)),
+        print: (event) => io.out(json ? terminalSafeJson(event) : formatDemoEvent(event)),
       });
       state.exit = ok ? EXIT_OK : 1;
     });
@@ -86,15 +92,9 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
         versions: createAgentVersions(process.env),
       });
       if (globals().json) {
-        io.out(JSON.stringify({ home: o.home ?? null, dryRun: o.dryRun === true, agents: reports }));
+        io.out(terminalSafeJson({ home: o.home ?? null, dryRun: o.dryRun === true, agents: reports }));
       } else {
-        for (const r of reports) {
-          if (r.version) io.out(`${r.agent} ${r.version.version} (from ${r.version.from})`);
-          else if (!r.error) io.out(`${r.agent}: version unknown (not on PATH)`);
-          if (r.error) io.out(`refused ${r.agent} [${r.error.code}] ${r.error.message}`);
-          for (const f of r.files) io.out(`${o.dryRun ? '(dry-run) ' : ''}${f.action} ${f.path}`);
-          for (const k of r.codexTrustGranted ?? []) io.out(`codex hook trusted: ${k}`);
-        }
+        for (const r of reports) for (const line of formatHookInstallReport(r, o.dryRun === true)) io.out(line);
       }
       state.exit = reports.some((r) => r.error) ? 1 : EXIT_OK;
     });
@@ -113,7 +113,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
         },
         nodeVerifyIo,
       );
-      io.out(globals().json ? JSON.stringify(report) : formatVerifyReport(report));
+      io.out(globals().json ? terminalSafeJson(report) : printableBlock(formatVerifyReport(report).trimEnd()));
       state.exit = report.ok ? EXIT_OK : 1;
     });
   return program;

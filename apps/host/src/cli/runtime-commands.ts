@@ -5,7 +5,18 @@ import type { PaneView } from '../host/pane-view.ts';
 import { connectRuntime, type RuntimeClient } from '../rpc/client.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
 import { runAttach } from './attach.ts';
+import {
+  formatDispatchReceipt,
+  formatGuestAdded,
+  formatGuestRemoved,
+  formatGuestRow,
+  formatPaneRow,
+  formatPaneShow,
+  formatStatusChange,
+  formatWaitResult,
+} from './human-lines.ts';
 import { type CliIo, UsageError } from './output.ts';
+import { printableField, terminalSafeJson } from './printable.ts';
 import type { GlobalOptions } from './program.ts';
 
 type Globals = () => GlobalOptions;
@@ -19,39 +30,17 @@ async function withClient<T>(globals: Globals, fn: (client: RuntimeClient) => Pr
   }
 }
 
-function waitText(view: PaneView): string {
-  if (!('agentWait' in view)) return '-';
-  const w = view.agentWait;
-  if (w === null || w === undefined) return 'none';
-  return `${w.source}${w.reason ? `:${w.reason}` : ''}`;
-}
-
-/** One `orca ls` row. */
-export function formatPaneRow(v: PaneView): string {
-  const state = v.exited
-    ? `exited(${v.exited.cause}${v.exited.code !== null ? ` ${v.exited.code}` : ''})`
-    : String(v.status);
-  return [
-    v.handle,
-    state.padEnd(12),
-    (v.isRunningAgent ? 'agent' : '-').padEnd(6),
-    waitText(v).padEnd(30),
-    v.title ?? '',
-    v.cwd,
-    v.guest ?? '',
-  ].join('  ');
-}
-
 function parseTimeout(value: string): number {
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout expects seconds > 0, got ${value}`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError(`--timeout expects seconds > 0, got ${printableField(value)}`);
   return Math.round(seconds * 1000);
 }
 
 /** Registers the commands that talk to a running host over its runtime socket. */
 export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: number }, globals: Globals): void {
   const json = (): boolean => globals().json === true;
-  const print = (value: unknown, human: string): void => io.out(json() ? JSON.stringify(value) : human);
+  const print = (value: unknown, human: string): void => io.out(json() ? terminalSafeJson(value) : human);
 
   program
     .command('run')
@@ -61,6 +50,8 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
     .option('--guest <name>', 'run inside a guest')
     .argument('<cmd...>', 'command and arguments (after --)')
     .action(async (cmd: string[], o: { name?: string; cwd?: string; guest?: string }) => {
+      // Why: an empty program name is not "no program": node-pty would quietly start a shell.
+      if (cmd[0] === '') throw new UsageError('orca run: the command is empty; give a program after --');
       const view = await withClient(globals, (c) =>
         c.call<PaneView>('terminal.create', {
           argv: cmd,
@@ -75,7 +66,7 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
 
   const list = async (): Promise<void> => {
     const { panes } = await withClient(globals, (c) => c.call<{ panes: PaneView[] }>('terminal.list'));
-    if (json()) io.out(JSON.stringify({ panes }));
+    if (json()) io.out(terminalSafeJson({ panes }));
     else for (const p of panes) io.out(formatPaneRow(p));
   };
   program.command('ls').description('list panes').action(list);
@@ -89,7 +80,7 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
       await withClient(globals, (c) =>
         c.stream('status.watch', undefined, (change) => {
           const ch = change as { handle: string; at: number; verdict: PaneView };
-          print(ch, `${new Date(ch.at).toISOString()}  ${ch.handle}  ${ch.verdict.status}  ${waitText(ch.verdict)}`);
+          print(ch, formatStatusChange(ch));
         }),
       );
     });
@@ -100,7 +91,7 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
     .argument('<handle>')
     .action(async (handle: string) => {
       const view = await withClient(globals, (c) => c.call<PaneView>('terminal.show', { handle }));
-      print(view, `${formatPaneRow(view)}${view.tail ? `\n${view.tail}` : ''}`);
+      print(view, formatPaneShow(view));
     });
   terminal
     .command('send')
@@ -118,7 +109,7 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
     .option('--timeout <seconds>', 'give up after this long', parseTimeout)
     .action(async (handle: string, o: { for: string; timeout?: number }) => {
       if (o.for !== 'tui-idle' && o.for !== 'exit')
-        throw new UsageError(`--for expects tui-idle or exit, got ${o.for}`);
+        throw new UsageError(`--for expects tui-idle or exit, got ${printableField(o.for)}`);
       const r = await withClient(globals, (c) =>
         c.stream<{ satisfied: boolean; blockedReason?: string }>(
           'terminal.wait',
@@ -126,7 +117,7 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
           () => {},
         ),
       );
-      print(r, r.satisfied ? 'satisfied' : `not satisfied${r.blockedReason ? `: blocked (${r.blockedReason})` : ''}`);
+      print(r, formatWaitResult(r));
       state.exit = r.satisfied ? EXIT_OK : EXIT_REFUSED;
     });
 
@@ -140,7 +131,7 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
       const g = await withClient(globals, (c) =>
         c.call<{ name: string; phase: string; home?: string }>('guest.add', { kind: 'netns', name, noHooks: !o.hooks }),
       );
-      print(g, `guest ${g.name}: ${g.phase}${g.home ? ` (home ${g.home})` : ''}`);
+      print(g, formatGuestAdded(g));
     });
   add
     .command('ssh')
@@ -158,7 +149,7 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
           ...(o.sshArg ? { sshArgs: o.sshArg } : {}),
         }),
       );
-      print(g, `guest ${g.name}: ${g.phase}`);
+      print(g, formatGuestAdded(g));
     });
   guest
     .command('ls')
@@ -167,17 +158,15 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
       const r = await withClient(globals, (c) =>
         c.call<{ guests: { name: string; connectionId: string; phase: string; lastError?: string }[] }>('guest.list'),
       );
-      if (json()) io.out(JSON.stringify(r));
-      else
-        for (const g of r.guests)
-          io.out(`${g.name}  ${g.connectionId}  ${g.phase}${g.lastError ? `  ${g.lastError}` : ''}`);
+      if (json()) io.out(terminalSafeJson(r));
+      else for (const g of r.guests) io.out(formatGuestRow(g));
     });
   guest
     .command('rm')
     .argument('<name>')
     .action(async (name: string) => {
       const r = await withClient(globals, (c) => c.call<{ removed: boolean }>('guest.remove', { name }));
-      print(r, r.removed ? `removed ${name}` : `no guest ${name}`);
+      print(r, formatGuestRemoved(name, r.removed));
       state.exit = r.removed ? EXIT_OK : EXIT_REFUSED;
     });
 
@@ -205,8 +194,6 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
           ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
         }),
       );
-      const start = r.stages[0]?.at ?? 0;
-      const stages = r.stages.map((s) => `${s.stage} +${s.at - start} ms`).join(', ');
-      print(r, `submitted (${r.submittedBy}), ${r.bytes} bytes: ${stages}`);
+      print(r, formatDispatchReceipt(r));
     });
 }

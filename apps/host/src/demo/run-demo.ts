@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { printableField } from '../cli/printable.ts';
 import { DEMO_TIMEOUT_MS } from '../constants.ts';
 import { HostError, isRefusal } from '../errors.ts';
 import { installHooks } from '../hooks/install-hooks.ts';
@@ -138,30 +139,32 @@ function time(at: number): string {
   return new Date(at).toISOString().slice(11, 23);
 }
 
+const p = printableField;
+
 function describeWait(v: Verdict): string {
   if (!('agentWait' in v)) return 'agentWait absent';
   if (v.agentWait === null || v.agentWait === undefined) return 'agentWait null';
   const w = v.agentWait;
-  return `agentWait ${w.source}${w.reason ? ` ${w.reason}` : ''}`;
+  return `agentWait ${p(String(w.source))}${w.reason ? ` ${p(String(w.reason))}` : ''}`;
 }
 
-/** Human-readable line for one demo event. */
+/** Human-readable line for one demo event (paths, argv, prompts and hook fields escaped). */
 export function formatDemoEvent(e: DemoEvent): string {
   switch (e.kind) {
     case 'start':
-      return `orca demo: host in ${e.dataDir}, hook listener on 127.0.0.1:${e.hookPort}`;
+      return `orca demo: host in ${p(e.dataDir)}, hook listener on 127.0.0.1:${e.hookPort}`;
     case 'hooks-installed':
-      return `hooks installed into the demo home: ${e.files.map((f) => `${f.action} ${f.path}`).join(', ')}`;
+      return `hooks installed into the demo home: ${e.files.map((f) => `${p(f.action)} ${p(f.path)}`).join(', ')}`;
     case 'pane':
-      return `pane ${e.handle}: ${e.argv.join(' ')}`;
+      return `pane ${p(e.handle)}: ${e.argv.map(p).join(' ')}`;
     case 'verdict':
-      return `  ${time(e.at)}  ${String(e.verdict.status).padEnd(10)} ${e.verdict.isRunningAgent ? 'agent' : 'no agent'}  ${describeWait(e.verdict)}`;
+      return `  ${time(e.at)}  ${p(String(e.verdict.status)).padEnd(10)} ${e.verdict.isRunningAgent ? 'agent' : 'no agent'}  ${describeWait(e.verdict)}`;
     case 'inject':
       return e.ok
-        ? `dispatch --inject "${e.prompt}": written (${e.bytes} bytes)`
-        : `dispatch --inject "${e.prompt}": refused ${e.code} (${e.bytesWritten} bytes written)`;
+        ? `dispatch --inject "${p(e.prompt)}": written (${e.bytes} bytes)`
+        : `dispatch --inject "${p(e.prompt)}": refused ${p(e.code)} (${e.bytesWritten} bytes written)`;
     case 'answer':
-      return `answering the approval menu: ${e.text}`;
+      return `answering the approval menu: ${p(e.text)}`;
     case 'exit':
       return `demo agent exited with code ${e.code}${e.signal ? ` (signal ${e.signal})` : ''}`;
     case 'done':

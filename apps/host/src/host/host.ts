@@ -219,7 +219,9 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       const tabId = `t${randomUUID().slice(0, 8)}`;
       const handle = `pane-${tabId.slice(1)}`;
       const paneKey = `${tabId}:${randomUUID()}`;
-      if (p.argv.length === 0) throw new HostError('ORCA_HOST_USAGE', 'a pane needs a command to run');
+      // Why: an empty program name is not "no program": the PTY would quietly start a shell.
+      if (p.argv.length === 0 || p.argv[0] === '')
+        throw new HostError('ORCA_HOST_USAGE', 'a pane needs a command to run; the command is empty');
       const record = {
         handle,
         paneKey,

@@ -1,0 +1,124 @@
+import type { DispatchReceipt } from '../host/dispatch.ts';
+import type { PaneView } from '../host/pane-view.ts';
+import { printableBlock, printableField } from './printable.ts';
+
+// Every string below that came from outside (a pane's cwd, title, guest name, a hook field, a
+// guest's stderr) passes through printableField, so one line stays one line and no control
+// character reaches the user's terminal. Numbers and our own words are printed as they are.
+const p = printableField;
+
+function waitText(view: Pick<PaneView, 'agentWait'>): string {
+  if (!('agentWait' in view)) return '-';
+  const w = view.agentWait;
+  if (w === null || w === undefined) return 'none';
+  return `${p(String(w.source))}${w.reason ? `:${p(String(w.reason))}` : ''}`;
+}
+
+/** One `orca ls` / `orca status` row: handle, state, agent, agentWait, title, cwd, guest. */
+export function formatPaneRow(v: PaneView): string {
+  const state = v.exited
+    ? `exited(${p(String(v.exited.cause))}${v.exited.code !== null ? ` ${v.exited.code}` : ''})`
+    : p(String(v.status));
+  return [
+    p(v.handle),
+    state.padEnd(12),
+    (v.isRunningAgent ? 'agent' : '-').padEnd(6),
+    waitText(v).padEnd(30),
+    p(v.title ?? ''),
+    p(v.cwd),
+    p(v.guest ?? ''),
+  ].join('  ');
+}
+
+/** `orca terminal show`: the row, then the rendered screen tail (its own newlines kept). */
+export function formatPaneShow(v: PaneView): string {
+  return `${formatPaneRow(v)}${v.tail ? `\n${printableBlock(v.tail)}` : ''}`;
+}
+
+function isoTime(at: number): string {
+  const d = new Date(at);
+  // Why: toISOString throws on an invalid date; a bad stamp from the socket must not end the watch.
+  return Number.isNaN(d.getTime()) ? p(String(at)) : d.toISOString();
+}
+
+/** One `orca status --watch` line. */
+export function formatStatusChange(ch: { handle: string; at: number; verdict: PaneView }): string {
+  return `${isoTime(ch.at)}  ${p(ch.handle)}  ${p(String(ch.verdict.status))}  ${waitText(ch.verdict)}`;
+}
+
+/** `orca terminal wait` result. */
+export function formatWaitResult(r: { satisfied: boolean; blockedReason?: string }): string {
+  return r.satisfied ? 'satisfied' : `not satisfied${r.blockedReason ? `: blocked (${p(r.blockedReason)})` : ''}`;
+}
+
+/** `orca guest add` result. */
+export function formatGuestAdded(g: { name: string; phase: string; home?: string }): string {
+  return `guest ${p(g.name)}: ${p(g.phase)}${g.home ? ` (home ${p(g.home)})` : ''}`;
+}
+
+/** One `orca guest ls` row; `lastError` often quotes a guest's stderr. */
+export function formatGuestRow(g: { name: string; connectionId: string; phase: string; lastError?: string }): string {
+  return `${p(g.name)}  ${p(g.connectionId)}  ${p(g.phase)}${g.lastError ? `  ${p(g.lastError)}` : ''}`;
+}
+
+/** `orca guest rm` result. */
+export function formatGuestRemoved(name: string, removed: boolean): string {
+  return removed ? `removed ${p(name)}` : `no guest ${p(name)}`;
+}
+
+/** `orca dispatch` receipt. */
+export function formatDispatchReceipt(r: DispatchReceipt): string {
+  const start = r.stages[0]?.at ?? 0;
+  const stages = r.stages.map((s) => `${p(String(s.stage))} +${s.at - start} ms`).join(', ');
+  return `submitted (${p(String(r.submittedBy))}), ${r.bytes} bytes: ${stages}`;
+}
+
+/** The lines `orca hooks install` prints for one agent's report. */
+export function formatHookInstallReport(
+  r: {
+    agent: string;
+    version?: { version: string; from: string } | undefined;
+    error?: { code: string; message: string } | undefined;
+    files: readonly { action: string; path: string }[];
+    codexTrustGranted?: readonly string[] | undefined;
+  },
+  dryRun: boolean,
+): string[] {
+  const lines: string[] = [];
+  if (r.version) lines.push(`${p(r.agent)} ${p(r.version.version)} (from ${p(r.version.from)})`);
+  else if (!r.error) lines.push(`${p(r.agent)}: version unknown (not on PATH)`);
+  if (r.error) lines.push(`refused ${p(r.agent)} [${p(r.error.code)}] ${p(r.error.message)}`);
+  for (const f of r.files) lines.push(`${dryRun ? '(dry-run) ' : ''}${p(f.action)} ${p(f.path)}`);
+  for (const k of r.codexTrustGranted ?? []) lines.push(`codex hook trusted: ${p(k)}`);
+  return lines;
+}
+
+/** `orca command-hooks list` lines: hooks, then warnings and errors of the discovery. */
+export function formatCommandHookListing(found: {
+  hooks: readonly { dialect: string; wireEvent: string; id: string; command: string }[];
+  warnings: readonly { code: string; file: string; path: string; message: string }[];
+  errors: readonly { code: string; file: string; path: string; message: string }[];
+}): string[] {
+  return [
+    ...found.hooks.map((h) => `${p(h.dialect)}  ${p(h.wireEvent)}  ${p(h.id)}  ${p(h.command)}`),
+    ...found.warnings.map((w) => `warning ${p(w.code)} ${p(w.file)}${p(w.path)}: ${p(w.message)}`),
+    ...found.errors.map((e) => `error ${p(e.code)} ${p(e.file)}${p(e.path)}: ${p(e.message)}`),
+  ];
+}
+
+/** One `orca command-hooks dry-run` run line. */
+export function formatCommandHookRun(r: {
+  dialect: string;
+  event: string;
+  hookId: string;
+  exitCode: number | null;
+  durationMs: number;
+  parseOk: boolean;
+}): string {
+  return `${p(r.dialect)} ${p(r.event)} ${p(r.hookId)} exit=${r.exitCode} ${r.durationMs}ms parseOk=${r.parseOk}`;
+}
+
+/** The one line `orca` prints for an error: `orca: <code>: <first line of the message>`. */
+export function formatErrorLine(code: string, message: string): string {
+  return `orca: ${p(code)}: ${p(message.split('\n')[0] ?? '')}`;
+}
