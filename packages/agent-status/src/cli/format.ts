@@ -2,6 +2,7 @@ import type { SendGuardResult } from '../fusion/send-guard.ts';
 import type { TuiIdleResult } from '../fusion/tui-idle.ts';
 import type { TitleClass } from '../title/classify-title.ts';
 import type { PaneVerdict } from '../types.ts';
+import { printableField as p, terminalSafeJson } from './printable.ts';
 
 /** JSON of a verdict: `agentWait` omitted when absent, `null` when evaluated with no proof. */
 export function verdictJson(verdict: PaneVerdict, extra?: { tuiIdle: TuiIdleResult; guard: SendGuardResult }): string {
@@ -11,10 +12,13 @@ export function verdictJson(verdict: PaneVerdict, extra?: { tuiIdle: TuiIdleResu
     out.tuiIdle = extra.tuiIdle;
     out.guard = extra.guard;
   }
-  return JSON.stringify(out);
+  return terminalSafeJson(out);
 }
 
-/** One plain line: `permission running prompt-text agent-approval-prompt since=1700`. */
+/**
+ * One plain line: `permission running prompt-text agent-approval-prompt since=1700`. Hook fields
+ * (a wait reason) come from outside: control characters are escaped (`\x1b`).
+ */
 export function verdictLine(verdict: PaneVerdict, extra?: { tuiIdle: TuiIdleResult; guard: SendGuardResult }): string {
   const parts: string[] = [verdict.status ?? 'none', verdict.isRunningAgent ? 'running' : 'not-running'];
   const wait = verdict.agentWait;
@@ -30,10 +34,10 @@ export function verdictLine(verdict: PaneVerdict, extra?: { tuiIdle: TuiIdleResu
     const g = extra.guard;
     parts.push(`guard=${'retryAt' in g ? 'retry' : g.ok ? 'ok' : g.code}`);
   }
-  return parts.join(' ');
+  return parts.map((part) => p(String(part))).join(' ');
 }
 
 /** Plain line of a title class: `idle claude explicit`. */
 export function titleLine(c: TitleClass): string {
-  return `${c.status ?? 'none'} ${c.agent ?? 'none'} ${c.kind}`;
+  return `${p(String(c.status ?? 'none'))} ${p(String(c.agent ?? 'none'))} ${p(String(c.kind))}`;
 }

@@ -5,6 +5,7 @@ import { classifyTitle } from '../title/classify-title.ts';
 import { evaluateAll } from './evaluate-all.ts';
 import { type ClassifyFlags, evidenceFromFlags, parseMs, parseRowsJson } from './evidence-from-flags.ts';
 import { titleLine, verdictJson, verdictLine } from './format.ts';
+import { printableField, terminalSafeJson } from './printable.ts';
 
 /** Where the CLI reads and writes; tests pass their own. */
 export interface CliIo {
@@ -124,7 +125,7 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promi
     .option('--json', 'print JSON')
     .action((text: string, opts: { json?: boolean }) => {
       const c = classifyTitle(text);
-      io.stdout(`${opts.json ? JSON.stringify({ status: c.status, agent: c.agent, kind: c.kind }) : titleLine(c)}\n`);
+      io.stdout(`${opts.json ? terminalSafeJson({ status: c.status, agent: c.agent, kind: c.kind }) : titleLine(c)}\n`);
     });
 
   try {
@@ -147,6 +148,7 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promi
   }
 }
 
-function oneLine(text: string): string {
-  return text.split('\n')[0]?.slice(0, 300) ?? '';
+/** The first line of an error message, cut to 300 characters, control characters escaped (it quotes input). */
+export function oneLine(text: string): string {
+  return printableField(text.split('\n')[0]?.slice(0, 300) ?? '');
 }
