@@ -7,6 +7,8 @@ import { formatZodIssues } from '../internal/zod-issues.ts';
 import type { MergedOutcome } from '../outcome.ts';
 import type { HookRecord } from '../records.ts';
 import { type AsyncOutcomeEvent, createCommandHookRunner, type FailurePolicy } from '../runner.ts';
+import { describeFailure, describeHook, describeIssue, describeJsonLine, describeRecord } from './human-lines.ts';
+import { printableBlock, terminalSafeJson } from './printable.ts';
 
 /** Where the CLI reads and writes (injectable for tests). */
 export interface CliIo {
@@ -35,15 +37,6 @@ async function readPayloadText(spec: string, io: CliIo): Promise<string> {
   return spec;
 }
 
-function describeRecord(r: HookRecord): string {
-  if (r.kind === 'dropped') return `dropped ${r.event} ${r.hookId} (${r.reason})`;
-  const d = r.decision;
-  const verdict =
-    d.permission ?? (d.haltRun ? 'haltRun' : r.failed ? `failed (${r.failureMode ?? 'open'})` : 'no decision');
-  const exit = r.exitCode === null ? (r.timedOut ? 'timeout' : 'killed') : String(r.exitCode);
-  return `${r.dialect} ${r.event} ${r.hookId} exit=${exit} ${Math.round(r.durationMs)}ms parseOk=${r.parseOk} → ${verdict}${r.runtimeError ? ` [${r.runtimeError}]` : ''}`;
-}
-
 /**
  * The `orca-command-hooks` CLI, callable in-process: returns the exit code (0 ran, 1 config
  * errors, 2 usage error or invalid payload).
@@ -56,7 +49,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const program = new Command('orca-command-hooks')
     .description("Run users' Claude Code, Cursor and Orca command hooks")
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    // Why: commander's errors quote argv (`unknown option '…'`).
+    .configureOutput({ writeOut: (t) => io.stdout(printableBlock(t)), writeErr: (t) => io.stderr(printableBlock(t)) });
 
   program
     .command('list')
@@ -75,13 +69,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         source: h.source ?? '',
         timeoutMs: h.timeoutMs,
       }));
-      if (o.json) io.stdout(`${JSON.stringify({ hooks, warnings: found.warnings, errors: found.errors }, null, 2)}\n`);
+      if (o.json) io.stdout(`${terminalSafeJson({ hooks, warnings: found.warnings, errors: found.errors }, 2)}\n`);
       else {
-        for (const h of hooks)
-          io.stdout(`${h.dialect} ${h.wireEvent} → ${h.event} ${h.id} (${h.timeoutMs}ms): ${h.command}\n`);
-        for (const w of found.warnings) io.stdout(`warning ${w.code} ${w.file}: ${w.message}\n`);
-        for (const e of found.errors)
-          io.stdout(`error ${e.code} ${e.file}${e.line ? `:${e.line}:${e.column}` : ''}: ${e.message}\n`);
+        for (const h of hooks) io.stdout(`${describeHook(h)}\n`);
+        for (const w of found.warnings) io.stdout(`${describeIssue('warning', w, false)}\n`);
+        for (const e of found.errors) io.stdout(`${describeIssue('error', e, true)}\n`);
       }
       if (found.errors.length > 0) exitCode = CLI_EXIT.configErrors;
     });
@@ -142,13 +134,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         }
         await runner.whenIdle();
         const result = { event, outcome, asyncOutcomes, records, warnings: found.warnings, errors: found.errors };
-        if (o.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+        if (o.json) io.stdout(`${terminalSafeJson(result, 2)}\n`);
         else {
           for (const r of records) io.stdout(`${describeRecord(r)}\n`);
-          io.stdout(`outcome: ${JSON.stringify(outcome)}\n`);
-          for (const a of asyncOutcomes) io.stdout(`async ${a.hookId}: ${JSON.stringify(a.outcome)}\n`);
-          for (const w of found.warnings) io.stdout(`warning ${w.code} ${w.file}: ${w.message}\n`);
-          for (const e of found.errors) io.stdout(`error ${e.code} ${e.file}: ${e.message}\n`);
+          io.stdout(`${describeJsonLine('outcome', outcome)}\n`);
+          for (const a of asyncOutcomes) io.stdout(`${describeJsonLine(`async ${a.hookId}`, a.outcome)}\n`);
+          for (const w of found.warnings) io.stdout(`${describeIssue('warning', w, false)}\n`);
+          for (const e of found.errors) io.stdout(`${describeIssue('error', e, false)}\n`);
         }
         if (found.errors.length > 0) exitCode = CLI_EXIT.configErrors;
       },
@@ -168,10 +160,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return CLI_EXIT.usage;
     }
     if (error instanceof UsageError) {
-      io.stderr(`orca-command-hooks: ${error.message}\n`);
+      io.stderr(`${describeFailure(error.message)}\n`);
       return CLI_EXIT.usage;
     }
-    io.stderr(`orca-command-hooks: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`${describeFailure(error instanceof Error ? error.message : String(error))}\n`);
     return CLI_EXIT.usage;
   }
   return exitCode;
