@@ -9,6 +9,7 @@ import {
 } from '../install/install.ts';
 import type { InstallIo } from '../install/node-io.ts';
 import type { AgentEnvOverrides } from '../install/paths.ts';
+import { printableField as p } from '../internal/printable.ts';
 
 /** Options of {@link runInstall}. */
 export interface InstallCommandOptions {
@@ -109,15 +110,18 @@ export async function runInstall(opts: InstallCommandOptions, io: InstallIo): Pr
   return reports;
 }
 
-/** Text lines: `create|update|unchanged|refused PATH [code]`. */
+/**
+ * Text lines: `create|update|unchanged|refused PATH [code]`. Paths, versions (an agent's own
+ * `--version` output) and warnings come from outside: control characters are escaped (`\x1b`).
+ */
 export function formatInstallReports(reports: readonly AgentReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
-    if (r.version) lines.push(`# ${r.agent} ${r.version.version} (from ${r.version.from})`);
+    if (r.version) lines.push(`# ${p(r.agent)} ${p(r.version.version)} (from ${p(r.version.from)})`);
     for (const f of r.files)
-      lines.push(`${f.action} ${f.path}${f.action === 'refused' && r.error ? ` ${r.error.code}` : ''}`);
-    if (r.error && r.files.length === 0) lines.push(`refused ${r.agent} ${r.error.code}`);
-    for (const w of r.warnings) lines.push(`# ${w}`);
+      lines.push(`${p(f.action)} ${p(f.path)}${f.action === 'refused' && r.error ? ` ${p(r.error.code)}` : ''}`);
+    if (r.error && r.files.length === 0) lines.push(`refused ${p(r.agent)} ${p(r.error.code)}`);
+    for (const w of r.warnings) lines.push(`# ${p(w)}`);
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

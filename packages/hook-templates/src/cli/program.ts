@@ -5,6 +5,7 @@ import { emitScript } from '../emit/script.ts';
 import { HookTemplatesError } from '../errors.ts';
 import type { InstallIo } from '../install/node-io.ts';
 import { configPath } from '../install/paths.ts';
+import { printableField as p, printableBlock, terminalSafeJson } from '../internal/printable.ts';
 import { launcherCommand } from '../launchers/for-agent.ts';
 import { LAUNCHER_FORMS, type LauncherForm } from '../launchers/spec.ts';
 import { installTargets, planFor } from '../plan/plan-for.ts';
@@ -85,9 +86,10 @@ function buildProgram(io: CliIo): Command {
     .description('Compile, install and verify stdin-safe Orca agent hooks')
     .version(CLI_VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // Why: commander's errors quote argv (`unknown option '…'`).
+    .configureOutput({ writeOut: (t) => io.stdout(printableBlock(t)), writeErr: (t) => io.stderr(printableBlock(t)) })
     .showHelpAfterError(false);
-  const json = (v: unknown) => io.stdout(`${JSON.stringify(v, null, 2)}\n`);
+  const json = (v: unknown) => io.stdout(`${terminalSafeJson(v, 2)}\n`);
 
   program
     .command('list')
@@ -106,7 +108,7 @@ function buildProgram(io: CliIo): Command {
       else
         io.stdout(
           rows
-            .map((r) => `${r.agent}\t${r.source}\t${r.config}\t${r.stdout}\t${r.events.join(',')}`)
+            .map((r) => [r.agent, r.source, r.config, r.stdout, r.events.join(',')].map(p).join('\t'))
             .join('\n')
             .concat('\n'),
         );
@@ -114,6 +116,7 @@ function buildProgram(io: CliIo): Command {
 
   program
     .command('emit <agent>')
+    // Why: not escaped: the script is byte-exact and built only from our own templates.
     .description("print an agent's hook script, byte-exact")
     .requiredOption('--platform <platform>', 'posix|batch|pwsh')
     .action((agent: string, o: { platform: string }) => {
@@ -142,7 +145,7 @@ function buildProgram(io: CliIo): Command {
           ...(o.form !== undefined ? { form: o.form } : {}),
         });
         if (o.json) json(r);
-        else io.stdout(`${r.command}\n`);
+        else io.stdout(`${p(r.command)}\n`);
       },
     );
 
@@ -254,14 +257,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         : 2;
     }
     if (error instanceof UsageError) {
-      io.stderr(`orca-hooks: ${error.message}\n`);
+      io.stderr(`orca-hooks: ${p(error.message)}\n`);
       return 2;
     }
     if (error instanceof HookTemplatesError) {
-      io.stderr(`orca-hooks: ${error.code}: ${error.message}\n`);
+      io.stderr(`orca-hooks: ${p(error.code)}: ${p(error.message)}\n`);
       return error.code === 'ORCA_HOOKS_UNKNOWN_AGENT' || error.code === 'ORCA_HOOKS_UNSUPPORTED_TARGET' ? 2 : 1;
     }
-    io.stderr(`orca-hooks: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`orca-hooks: ${p(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   } finally {
     process.exitCode = before;

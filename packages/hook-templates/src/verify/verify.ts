@@ -4,6 +4,7 @@ import { AGENT_IDS } from '../agents/sources.ts';
 import { FORM_FIELDS } from '../emit/posix.ts';
 import { isJsonObject, isManagedHandler } from '../install/hooks-edit.ts';
 import { configPath, hooksDir, joinFor } from '../install/paths.ts';
+import { printableField } from '../internal/printable.ts';
 import { quoteLauncherPath } from '../launchers/posix.ts';
 import { decodeFormBody, trimTrailingNewlines } from './form.ts';
 import type { VerifyIo, VerifyRun } from './io.ts';
@@ -252,11 +253,15 @@ function checkRequest(d: AgentDescriptor, requests: { url: string; body: Buffer 
   return null;
 }
 
-/** Human lines: `ok|FAIL|skip <id>[: detail]`, then the totals. */
+/**
+ * Human lines: `ok|FAIL|skip <id>[: detail]`, then the totals. Details quote paths and what a
+ * hook sent: control characters are escaped (`\x1b`).
+ */
 export function formatVerifyReport(report: VerifyReport): string {
+  const p = printableField;
   const lines = [
-    ...report.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${c.id}${c.ok ? '' : `: ${c.detail}`}`),
-    ...report.skipped.map((s) => `skip ${s.id}: ${s.reason}`),
+    ...report.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${p(c.id)}${c.ok ? '' : `: ${p(c.detail)}`}`),
+    ...report.skipped.map((s) => `skip ${p(s.id)}: ${p(s.reason)}`),
   ];
   const passed = report.checks.filter((c) => c.ok).length;
   lines.push(`${passed} passed, ${report.checks.length - passed} failed, ${report.skipped.length} skipped`);
