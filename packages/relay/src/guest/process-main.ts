@@ -1,4 +1,5 @@
 import { RELAY_PROTOCOL_VERSION } from '@orca/wire/relay-frames';
+import { printableBlock, printableField } from '../internal/printable.ts';
 import { runGuestRelay } from './run-guest-relay.ts';
 import { currentRelayVersion } from './version.ts';
 
@@ -34,9 +35,10 @@ export function mainRelayProcess(args: readonly string[]): void {
     process.exitCode = RELAY_EXIT_CODES.badArgs;
     return;
   }
-  // Why: stdout carries only the sentinel, then frames.
+  // Why: stdout carries only the sentinel, then frames. Diagnostics may quote guest paths and
+  // hook fields: no control character but newline reaches the terminal that shows stderr.
   const toStderr = (...a: unknown[]): void => {
-    process.stderr.write(`${a.map(String).join(' ')}\n`);
+    process.stderr.write(`${printableBlock(a.map(String).join(' '))}\n`);
   };
   console.log = toStderr;
   console.info = toStderr;
@@ -44,12 +46,12 @@ export function mainRelayProcess(args: readonly string[]): void {
   console.warn = toStderr;
   console.error = toStderr;
   process.on('uncaughtException', (err) => {
-    process.stderr.write(`orca-relay: uncaught: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.stderr.write(`orca-relay: uncaught: ${printableBlock(String(err instanceof Error ? err.stack : err))}\n`);
     process.exit(RELAY_EXIT_CODES.failure);
   });
   process.on('unhandledRejection', (reason) => {
     process.stderr.write(
-      `orca-relay: unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}\n`,
+      `orca-relay: unhandled rejection: ${printableField(reason instanceof Error ? reason.message : String(reason))}\n`,
     );
   });
   const relay = runGuestRelay({

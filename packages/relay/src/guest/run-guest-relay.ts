@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { createRelayChannel, RELAY_PROTOCOL_VERSION, type RelayChannel, relaySentinel } from '@orca/wire/relay-frames';
 import { HOOK_PROTOCOL_VERSION } from '../constants.ts';
+import { printableField } from '../internal/printable.ts';
 import { writeEndpointFile } from '../listener/endpoint-file.ts';
 import { createHookListener } from '../listener/hook-listener.ts';
 import { type HookEvent, type RelayClock, systemClock, type WireHookEvent } from '../listener/types.ts';
@@ -57,7 +58,7 @@ export function runGuestRelay(options: GuestRelayOptions): GuestRelay {
   const clock = options.clock ?? systemClock;
   const logLine = (msg: string): void => {
     try {
-      stderr.write(`orca-relay: ${msg}\n`);
+      stderr.write(`orca-relay: ${printableField(msg)}\n`);
     } catch {
       // Why: a dead stderr must not crash the relay.
     }
