@@ -66,3 +66,27 @@ export const DISPATCH_POLL_MS = 100;
 export const SUBMIT_RETRY_AFTER_MS = 1_500;
 /** After the submission, how long `dispatch` waits to report the `working` stage (ms); not required. */
 export const DISPATCH_WORKING_WAIT_MS = 3_000;
+
+/** Name of the file in the data directory holding the TCP RPC bearer token (mode 0600; removed at stop). */
+export const RUNTIME_TOKEN_FILE_NAME = 'runtime-token';
+/** Environment variable a CLI reads the TCP RPC bearer token from when `--token-file` is not given. */
+export const RUNTIME_TOKEN_ENV = 'ORCA_RUNTIME_TOKEN';
+
+/**
+ * Longest Unix socket path the host binds (bytes, without the NUL): `sun_path` is 108 bytes on
+ * Linux, 104 on macOS and the BSDs.
+ */
+export const UNIX_SOCKET_PATH_MAX_BYTES = process.platform === 'linux' ? 107 : 103;
+
+/** Hook rows kept per pane (rows); older ones are deleted as new ones arrive. */
+export const HOOK_ROWS_PER_PANE_MAX = 1_000;
+/** Hook row bytes (raw envelope + normalised row, as stored JSON) kept per pane (bytes). */
+export const HOOK_ROWS_PER_PANE_MAX_BYTES = 8 * 1024 * 1024;
+/** Age after which a hook row is deleted by compaction (ms): 7 days. */
+export const HOOK_ROW_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Interval of the host's automatic store compaction (ms): hourly, and once at every start. */
+export const STORE_COMPACTION_INTERVAL_MS = 60 * 60 * 1000;
+/** Size the WAL file is truncated back to after a checkpoint (bytes). */
+export const STORE_WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
+/** Shortest interval between two "hook events for unknown panes dropped" log lines (ms). */
+export const UNKNOWN_PANE_DROP_LOG_INTERVAL_MS = 10_000;

@@ -4,7 +4,7 @@ import type { HostCommandHooks } from '../hooks/command-hooks.ts';
 import type { AgentInstallReport, InstallHooksOptions } from '../hooks/install-hooks.ts';
 import type { PaneExit } from '../pane/pane-process.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
-import type { Store } from '../store/store.ts';
+import type { GcReport, Store } from '../store/store.ts';
 import type { DispatchReceipt } from './dispatch.ts';
 import type { HookEndpoint } from './endpoint.ts';
 import type { GuestRegistry } from './guests.ts';
@@ -82,4 +82,6 @@ export interface Host {
   readonly agentVersions: AgentVersions;
   /** Installs managed hooks (default into the user's home), passing the detected versions. */
   installHooks(opts?: Omit<InstallHooksOptions, 'versions'>): Promise<AgentInstallReport[]>;
+  /** Compacts the store now (retention, unknown panes; `full`: a VACUUM). Also runs at start and hourly. */
+  gc(opts?: { full?: boolean }): GcReport;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostError } from '../errors.ts';
 import { installHooks } from '../hooks/install-hooks.ts';
+import { openStore } from '../store/store.ts';
 import { createHost, type Host, type VerdictChange } from './host.ts';
 import { silentLogger } from './logger.ts';
 
@@ -240,6 +241,20 @@ describe('restart coordination', () => {
     };
     const spool = join(dataDir, 'agent-hooks', 'spool', 'pane-x.jsonl');
     writeFileSync(spool, `${JSON.stringify(line)}\nnot json\n`);
+    // Why: rows are kept only for panes the host knows; this one is listed from an earlier run.
+    const earlier = openStore(join(dataDir, 'orca.sqlite'));
+    earlier.insertPane({
+      handle: 'pane-x',
+      paneKey,
+      tabId: 'tab1',
+      name: null,
+      cwd: '/',
+      argv: ['sh'],
+      guest: null,
+      agent: null,
+      createdAt: 1,
+    });
+    earlier.close();
     const host = await startHost(dataDir);
     expect(host.store.hookRows(paneKey)).toMatchObject([
       { connectionId: 'local', source: 'claude', hookEventName: 'Stop', receivedAt: 1_700_000_000_000 },

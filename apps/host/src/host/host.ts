@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { isPromptSubmitEvent } from '@orca/agent-status/submit';
 import { acceptRelayed, createHookListener, type RelayedEvent } from '@orca/relay/listener';
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
-import { APP_VERSION, DEFAULT_WAIT_TIMEOUT_MS, SHUTDOWN_PTY_GRACE_MS } from '../constants.ts';
+import {
+  APP_VERSION,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  SHUTDOWN_PTY_GRACE_MS,
+  STORE_COMPACTION_INTERVAL_MS,
+} from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
 import { createAgentVersions } from '../hooks/agent-versions.ts';
 import { createHostCommandHooks } from '../hooks/command-hooks.ts';
@@ -16,6 +21,7 @@ import { dispatchPrompt } from './dispatch.ts';
 import { type HookEndpoint, hookEndpoint, newHookToken, paneHookEnv, publishEndpoint } from './endpoint.ts';
 import { createGuestRegistry } from './guests.ts';
 import type { Host, HostOptions, VerdictChange } from './host-types.ts';
+import { createIngestGuards } from './ingest-guards.ts';
 import { type LivePane, startLivePane } from './live-pane.ts';
 import { createHostLogger } from './logger.ts';
 import { livePaneView, storedPaneView } from './pane-view.ts';
@@ -69,8 +75,38 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     claim.release();
     throw error;
   }
-  const restarted = store.markLivePanesExited('host-restart', now());
-  if (restarted > 0) log.info({ panes: restarted }, 'panes from a previous run marked exited (host-restart)');
+  /** Why: a start that fails after the claim must leave neither runtime.json nor an open store behind. */
+  const abandonStart = (): void => {
+    try {
+      store.close();
+    } catch {
+      // the store failure is what we report
+    }
+    claim.release();
+  };
+  const compact = (full = false): ReturnType<Store['gc']> => {
+    const report = store.gc({ now: now(), full });
+    if (report.expiredRows + report.orphanRows + report.cappedRows + report.verdictRows > 0 || full) {
+      log.info(report, 'store compacted');
+    }
+    return report;
+  };
+  try {
+    const restarted = store.markLivePanesExited('host-restart', now());
+    if (restarted > 0) log.info({ panes: restarted }, 'panes from a previous run marked exited (host-restart)');
+    compact();
+  } catch (error) {
+    abandonStart();
+    throw error;
+  }
+  const compaction = setInterval(() => {
+    try {
+      compact();
+    } catch (error) {
+      log.error({ err: error }, 'store compaction failed');
+    }
+  }, STORE_COMPACTION_INTERVAL_MS);
+  compaction.unref();
 
   let stopping = false;
   // Why: a pane killed late (SIGKILL after the grace) exits after the store closed; the next start marks it.
@@ -82,10 +118,17 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const baseEnv = cleanBaseEnv(opts.baseEnv ?? process.env);
   // Why: agents are found on the panes' PATH; each version is asked once per host start.
   const agentVersions = createAgentVersions(baseEnv);
+  const guards = createIngestGuards({ log, now, hookVersion: () => endpoint.version });
 
   /** Routes an event that already passed the trust boundary: store the row, feed the pane. */
   const ingestAccepted = (accepted: RelayedEvent): void => {
     const pane = byPaneKey.get(accepted.paneKey);
+    // Why: rows are stored only for panes this host knows (live, or exited and still listed).
+    if (!pane && !store.hasPaneKey(accepted.paneKey)) {
+      guards.unknownPane(accepted);
+      return;
+    }
+    guards.checkEndpoint(accepted);
     const row = pane && pane.exit === null ? pane.status.addHookEvent(accepted) : null;
     if (pane && pane.exit === null && isPromptSubmitEvent(accepted.source, eventNameOf(accepted))) {
       pane.lastPromptHookAt = accepted.receivedAt;
@@ -136,8 +179,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     log.info({ port: bound.port, fallback: bound.fallback }, 'hook listener bound');
   } catch (error) {
     await listener.stop().catch(() => undefined);
-    store.close();
-    claim.release();
+    clearInterval(compaction);
+    abandonStart();
     throw error;
   }
 
@@ -173,8 +216,16 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ingestAccepted({ ...accepted, receivedAt: Math.min(Math.max(0, at), now()) });
     return true;
   };
-  const spooled = await drainSpool(paths.spoolDir, (line) => ingestSpooled(line, 'local'));
-  if (spooled.accepted + spooled.dropped > 0) log.info(spooled, 'spooled hook events ingested');
+  try {
+    const spooled = await drainSpool(paths.spoolDir, (line) => ingestSpooled(line, 'local'));
+    if (spooled.accepted + spooled.dropped > 0) log.info(spooled, 'spooled hook events ingested');
+  } catch (error) {
+    guests.disposeAll();
+    await listener.stop().catch(() => undefined);
+    clearInterval(compaction);
+    abandonStart();
+    throw error;
+  }
 
   const requireLive = (handle: string): LivePane => {
     const pane = live.get(handle);
@@ -207,14 +258,24 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       ]);
       clearTimeout(grace);
       for (const pane of live.values()) if (pane.exit === null) pane.process.kill('SIGKILL');
-      await listener.stop();
-      await commandHooks.whenIdle();
-      for (const pane of live.values()) pane.screen.dispose();
-      storeClosed = true;
-      store.close();
-      claim.release();
-      log.flush?.();
+      clearInterval(compaction);
+      try {
+        await listener.stop();
+        await commandHooks.whenIdle();
+        for (const pane of live.values()) pane.screen.dispose();
+        guards.flush();
+        storeClosed = true;
+        store.close();
+      } catch (error) {
+        log.error({ err: error }, 'clean shutdown failed');
+        throw error;
+      } finally {
+        storeClosed = true;
+        claim.release();
+        log.flush?.();
+      }
     },
+    gc: (o = {}) => compact(o.full === true),
     createPane(p) {
       const tabId = `t${randomUUID().slice(0, 8)}`;
       const handle = `pane-${tabId.slice(1)}`;
@@ -366,7 +427,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
         ...(opts.listen ? { tcp: opts.listen } : {}),
       });
     } catch (error) {
-      await host.stop();
+      await host.stop().catch(() => undefined);
       throw error;
     }
     log.info({ socket: paths.socket, tcpPort: rpcServer.tcpPort }, 'runtime RPC listening');

@@ -70,4 +70,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'hook row sizes and arrival index for retention',
+    sql: `
+      ALTER TABLE hook_rows ADD COLUMN size_bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE hook_rows SET size_bytes = length(CAST(envelope AS BLOB)) + coalesce(length(CAST(row AS BLOB)), 0);
+      CREATE INDEX hook_rows_received ON hook_rows (received_at);
+    `,
+  },
 ];

@@ -1,6 +1,10 @@
 import Database from 'better-sqlite3';
-import { HostError } from '../errors.ts';
+import { STORE_WAL_SIZE_LIMIT_BYTES } from '../constants.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
+import { compactStore, type GcReport, hookRowRetention } from './retention.ts';
+import { storeError, storeFileBytes, tightenStoreFiles, withStoreErrors } from './store-files.ts';
+
+export type { GcReport } from './retention.ts';
 
 /** A pane as stored. `exit*` are null while the PTY lives. */
 export interface PaneRecord {
@@ -67,6 +71,13 @@ export interface Store {
   hookRows(paneKey: string): HookRowRecord[];
   lastHookRow(paneKey: string): HookRowRecord | null;
   countHookRows(): number;
+  /** True when a stored pane has this pane key (live, or exited and still listed). */
+  hasPaneKey(paneKey: string): boolean;
+  /**
+   * Compaction: drops expired hook rows, rows of unknown panes and rows over the per-pane caps,
+   * then frees the pages (`full`: a `VACUUM`) and truncates the WAL.
+   */
+  gc(opts: { now: number; full?: boolean }): GcReport;
   insertVerdict(verdict: VerdictRecord): void;
   latestVerdict(handle: string): VerdictRecord | null;
   verdicts(handle: string): VerdictRecord[];
@@ -187,19 +198,22 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
 export function openStore(path: string): Store {
   let db: Database.Database;
   try {
+    tightenStoreFiles(path);
     db = new Database(path);
+    // Why: only a new, empty database can take auto_vacuum without a VACUUM; compaction frees pages with it.
+    db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 2000');
-    migrate(db);
+    db.pragma(`journal_size_limit = ${STORE_WAL_SIZE_LIMIT_BYTES}`);
+    const version = migrate(db);
+    // Why: a read-only file opens fine and fails at the first write; find out now, naming the file.
+    db.pragma(`user_version = ${version}`);
+    tightenStoreFiles(path);
   } catch (cause) {
-    throw new HostError(
-      'ORCA_HOST_STORE',
-      `cannot open the store ${path}: ${(cause as Error).message}; move the file away to start fresh`,
-      { path },
-      { cause },
-    );
+    throw storeError(path, cause, 'open');
   }
+  const retention = hookRowRetention(db);
   const stmt = {
     insertPane: db.prepare(
       `INSERT INTO panes (handle, pane_key, tab_id, name, cwd, argv, guest, agent, created_at)
@@ -214,12 +228,13 @@ export function openStore(path: string): Store {
     getPane: db.prepare('SELECT * FROM panes WHERE handle = ?'),
     listPanes: db.prepare('SELECT * FROM panes ORDER BY created_at, handle'),
     insertHook: db.prepare(
-      `INSERT INTO hook_rows (pane_key, connection_id, source, hook_event_name, received_at, envelope, row)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO hook_rows (pane_key, connection_id, source, hook_event_name, received_at, envelope, row, size_bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     hookRows: db.prepare('SELECT * FROM hook_rows WHERE pane_key = ? ORDER BY id'),
     lastHookRow: db.prepare('SELECT * FROM hook_rows WHERE pane_key = ? ORDER BY id DESC LIMIT 1'),
     countHooks: db.prepare('SELECT COUNT(*) AS n FROM hook_rows'),
+    hasPaneKey: db.prepare('SELECT 1 FROM panes WHERE pane_key = ?'),
     insertVerdict: db.prepare(
       `INSERT INTO verdicts (handle, at, status, is_running_agent, agent_wait_kind, agent_wait)
        VALUES (?, ?, ?, ?, ?, ?)`,
@@ -235,7 +250,7 @@ export function openStore(path: string): Store {
     insertRun: db.prepare('INSERT INTO command_hook_runs (handle, event, at, record) VALUES (?, ?, ?, ?)'),
     countRuns: db.prepare('SELECT COUNT(*) AS n FROM command_hook_runs'),
   };
-  return {
+  return withStoreErrors<Store>(path, {
     path,
     schemaVersion: () => db.pragma('user_version', { simple: true }) as number,
     insertPane(p) {
@@ -269,17 +284,24 @@ export function openStore(path: string): Store {
     },
     listPanes: () => (stmt.listPanes.all() as PaneRow[]).map(toPane),
     insertHookRow(r) {
+      const envelope = JSON.stringify(r.envelope);
+      const row = r.row === null ? null : JSON.stringify(r.row);
+      const bytes = Buffer.byteLength(envelope) + (row === null ? 0 : Buffer.byteLength(row));
       const info = stmt.insertHook.run(
         r.paneKey,
         r.connectionId,
         r.source,
         r.hookEventName,
         r.receivedAt,
-        JSON.stringify(r.envelope),
-        r.row === null ? null : JSON.stringify(r.row),
+        envelope,
+        row,
+        bytes,
       );
+      retention.inserted(r.paneKey, bytes);
       return Number(info.lastInsertRowid);
     },
+    hasPaneKey: (paneKey) => stmt.hasPaneKey.get(paneKey) !== undefined,
+    gc: (o) => compactStore(db, retention, { ...o, fileBytes: () => storeFileBytes(path) }),
     hookRows: (paneKey) => (stmt.hookRows.all(paneKey) as HookRowRow[]).map(toHookRow),
     lastHookRow(paneKey) {
       const r = stmt.lastHookRow.get(paneKey) as HookRowRow | undefined;
@@ -318,8 +340,11 @@ export function openStore(path: string): Store {
     countCommandHookRuns: () => (stmt.countRuns.get() as { n: number }).n,
     close() {
       if (!db.open) return;
-      db.pragma('wal_checkpoint(TRUNCATE)');
-      db.close();
+      try {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } finally {
+        db.close();
+      }
     },
-  };
+  });
 }

@@ -1,0 +1,70 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHost, type Host } from './host.ts';
+import { silentLogger } from './logger.ts';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+let host: Host | undefined;
+afterAll(async () => {
+  await host?.stop();
+});
+
+async function settledHeap(): Promise<{ heap: number; rss: number }> {
+  for (let i = 0; i < 3; i += 1) {
+    gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed, rss: m.rss };
+}
+
+const PANES = 1000;
+const MB = 1024 * 1024;
+
+/** Runs `count` panes that print 80 lines and exit, `parallel` at a time. */
+async function runExitingPanes(h: Host, from: number, count: number, parallel = 16): Promise<string[]> {
+  const handles: string[] = [];
+  let next = from;
+  const worker = async (): Promise<void> => {
+    while (next < from + count) {
+      const n = next++;
+      const view = h.createPane({ argv: ['/bin/sh', '-c', `seq 1 80; echo final-screen-${n}`], cwd: '/' });
+      handles.push(view.handle);
+      await h.wait(view.handle, 'exit', 20_000);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return handles;
+}
+
+describe('exited panes free their emulator', () => {
+  it(`${PANES} panes created and exited: heap and RSS growth bounded, final screen text kept`, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-mem-'));
+    host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root, serveRpc: false });
+    await runExitingPanes(host, 0, 30);
+    const before = await settledHeap();
+    const handles = await runExitingPanes(host, 30, PANES);
+    await new Promise((r) => setTimeout(r, 500));
+    const after = await settledHeap();
+    const heapGrowth = (after.heap - before.heap) / MB;
+    const rssGrowth = (after.rss - before.rss) / MB;
+    console.log(
+      `${PANES} exited panes: heap ${(before.heap / MB).toFixed(1)} -> ${(after.heap / MB).toFixed(1)} MB ` +
+        `(+${heapGrowth.toFixed(1)} MB, ${((heapGrowth * 1024) / PANES).toFixed(1)} KB/pane); ` +
+        `rss ${(before.rss / MB).toFixed(1)} -> ${(after.rss / MB).toFixed(1)} MB (+${rssGrowth.toFixed(1)} MB)`,
+    );
+    const last = handles.at(-1) as string;
+    const shown = host.showPane(last);
+    expect(shown.exited).toMatchObject({ cause: 'exit', code: 0 });
+    expect(shown.tail).toMatch(/final-screen-\d+$/);
+    expect(shown.tail?.split('\n').length).toBeGreaterThan(10);
+    expect(heapGrowth).toBeLessThan(25);
+    expect(rssGrowth).toBeLessThan(150);
+  }, 600_000);
+});
