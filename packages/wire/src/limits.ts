@@ -47,6 +47,10 @@ export const TERMINAL_LIMITS = {
   /** Client ack batching. */
   clientAckBatchBytes: 192 * KiB,
   clientAckFlushMs: 4,
+  /** Largest terminal size a client may ask for (Subscribe viewport, Resize, ClaimViewport), in cells. */
+  // Why: the emulator allocates per cell; one 65535×65535 Resize exhausted the host's heap (issue 16).
+  maxCols: 1000,
+  maxRows: 500,
   /** Streams per connection. */
   maxActiveStreams: 128,
   maxPendingOpens: 32,

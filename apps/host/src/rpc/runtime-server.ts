@@ -77,8 +77,8 @@ export async function startRuntimeServer(
             send: (bytes) => conn.sendBinary(bytes),
             emit: (event) => ctx.emit(event),
           });
+          // Why: createTerminalHost emits the one `ready` of the handshake itself.
           terminalHosts.set(conn, terminal);
-          ctx.emit({ type: 'ready' });
           ctx.signal.addEventListener(
             'abort',
             () => {
@@ -121,14 +121,15 @@ export async function startRuntimeServer(
           // the dispatcher answers bad JSON itself
         }
         const controller = new AbortController();
-        conn.onClose(() => controller.abort());
+        const release = conn.onClose(() => controller.abort());
         void dispatcherFor(conn)
           .dispatch(text, {
             mode,
             signal: controller.signal,
             onEvent: (event) => conn.sendText(JSON.stringify(event)),
           })
-          .then((final) => conn.sendText(JSON.stringify(final)));
+          .then((final) => conn.sendText(JSON.stringify(final)))
+          .finally(release);
       },
       onBinary(conn, bytes) {
         terminalHosts.get(conn)?.receive(bytes);

@@ -11,8 +11,8 @@ export interface RpcConnection {
   sendText(text: string): boolean;
   /** Sends a binary message (a terminal-stream frame); false when the socket refused it. */
   sendBinary(bytes: Uint8Array): boolean;
-  /** Registers cleanup run once when the connection drops. */
-  onClose(cleanup: () => void): void;
+  /** Registers cleanup run once when the connection drops; the returned function unregisters it. */
+  onClose(cleanup: () => void): () => void;
   readonly remote: 'unix' | 'tcp';
 }
 
@@ -38,7 +38,9 @@ function tokenOk(presented: string | undefined, expected: string): boolean {
 
 function attach(wss: WebSocketServer, handlers: RpcHandlers, remote: 'unix' | 'tcp'): void {
   wss.on('connection', (ws: WebSocket) => {
-    const cleanups: (() => void)[] = [];
+    // Why: a Set, so a request that ends removes its own cleanup in O(1) (issue 16: one
+    // close handler per message was kept until the connection closed).
+    const cleanups = new Set<() => void>();
     const conn: RpcConnection = {
       remote,
       sendText(text) {
@@ -52,7 +54,10 @@ function attach(wss: WebSocketServer, handlers: RpcHandlers, remote: 'unix' | 't
         return true;
       },
       onClose(cleanup) {
-        cleanups.push(cleanup);
+        cleanups.add(cleanup);
+        return () => {
+          cleanups.delete(cleanup);
+        };
       },
     };
     ws.on('message', (data, isBinary) => {
@@ -61,7 +66,9 @@ function attach(wss: WebSocketServer, handlers: RpcHandlers, remote: 'unix' | 't
       else handlers.onText(conn, buf.toString('utf8'));
     });
     ws.on('close', () => {
-      for (const cleanup of cleanups.splice(0)) {
+      const pending = [...cleanups];
+      cleanups.clear();
+      for (const cleanup of pending) {
         try {
           cleanup();
         } catch {

@@ -6,7 +6,7 @@ import { decodeFrameView, encodeFrame, type FrameRejectReason, ReceiveCounter, t
 import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
 import { Opcode, opcodeInfo } from './opcodes.ts';
 import { classifyOutput } from './output.ts';
-import { parseMetadata, parseOutputSpan, parseResized, parseTerminalEvent } from './payloads.ts';
+import { fitViewport, parseMetadata, parseOutputSpan, parseResized, parseTerminalEvent } from './payloads.ts';
 import type { ReceivePolicy } from './policy.ts';
 import { parseSnapshotMeta, type SnapshotMeta } from './snapshot-meta.ts';
 
@@ -146,7 +146,7 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
       client: { id: options.clientId ?? 'orca-client', type: options.type },
       capabilities: defaultRequest(options.type),
     };
-    if (s.viewport) payload.viewport = s.viewport;
+    if (s.viewport) payload.viewport = fitViewport(s.viewport.cols, s.viewport.rows);
     send(Opcode.Subscribe, 0, encodeJsonPayload(payload));
   }
 
@@ -271,15 +271,16 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
     },
     resize(streamId, cols, rows) {
       const s = active(streamId);
-      return s !== undefined && send(Opcode.Resize, streamId, encodeJsonPayload({ cols, rows }));
+      return s !== undefined && send(Opcode.Resize, streamId, encodeJsonPayload(fitViewport(cols, rows)));
     },
     claimViewport(streamId, cols, rows) {
       const s = active(streamId);
       if (!s) return false;
+      const size = fitViewport(cols, rows);
       if (s.grant.has('desktopViewportClaims') && options.type === 'desktop') {
-        send(Opcode.ClaimViewport, streamId, encodeJsonPayload({ cols, rows }), s.grant);
+        send(Opcode.ClaimViewport, streamId, encodeJsonPayload(size), s.grant);
       }
-      return send(Opcode.Resize, streamId, encodeJsonPayload({ cols, rows }));
+      return send(Opcode.Resize, streamId, encodeJsonPayload(size));
     },
     setOutputPaused(streamId, paused) {
       const s = active(streamId);

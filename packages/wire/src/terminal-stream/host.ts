@@ -43,7 +43,7 @@ export interface TerminalHostOptions {
 export interface TerminalHost {
   receive(bytes: Uint8Array): void;
   close(): void;
-  stats(): ReceiveStats & { refusedInputs: number; ignoredAcks: number };
+  stats(): ReceiveStats & { refusedInputs: number; ignoredAcks: number; refusedViewports: number };
 }
 
 interface HostStream {
@@ -76,6 +76,7 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
   let generationCounter = 0;
   let refusedInputs = 0;
   let ignoredAcks = 0;
+  let refusedViewports = 0;
 
   function close(): void {
     if (closed) return;
@@ -262,6 +263,12 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
     for (const { item } of flow.credit(stream.id, credit)) if (!send(item)) return;
   }
 
+  // Why: an out-of-range size is the client's mistake, not a protocol break; the connection stays.
+  function refuseViewport(stream: HostStream, detail: string | undefined): void {
+    refusedViewports++;
+    options.emit({ type: 'error', streamId: stream.id, message: `invalid_argument: viewport ${detail ?? 'invalid'}` });
+  }
+
   function dispatch(stream: HostStream, opcode: number, payload: Uint8Array) {
     const kind = opcodeInfo(opcode)?.payload;
     let json: unknown;
@@ -284,12 +291,14 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       }
       case Opcode.Resize: {
         const v = parseViewport(json);
-        if (v.ok && !stream.grant.has('desktopViewportClaims')) stream.port.resize(v.value.cols, v.value.rows);
+        if (!v.ok) return refuseViewport(stream, v.detail);
+        if (!stream.grant.has('desktopViewportClaims')) stream.port.resize(v.value.cols, v.value.rows);
         return;
       }
       case Opcode.ClaimViewport: {
         const v = parseViewport(json);
-        if (v.ok) stream.port.resize(v.value.cols, v.value.rows);
+        if (!v.ok) return refuseViewport(stream, v.detail);
+        stream.port.resize(v.value.cols, v.value.rows);
         return;
       }
       case Opcode.Unsubscribe:
@@ -340,6 +349,6 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
       dispatch(stream, opcode, payload);
     },
     close,
-    stats: () => ({ ...counter.snapshot(), refusedInputs, ignoredAcks }),
+    stats: () => ({ ...counter.snapshot(), refusedInputs, ignoredAcks, refusedViewports }),
   };
 }

@@ -64,6 +64,7 @@ export {
 } from './opcodes.ts';
 export { classifyOutput, type OutputClass, splitOutput } from './output.ts';
 export {
+  fitViewport,
   parseAck,
   parseMetadata,
   parseOutputSpan,

@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { TERMINAL_LIMITS } from '../limits.ts';
 import { CAPABILITY_NAMES, type CapabilityRequest } from './capabilities.ts';
 import type { DecodeResult } from './frame.ts';
 
 const u32 = z.number().int().min(0).max(0xffff_ffff);
+const cols = z.number().int().min(1).max(TERMINAL_LIMITS.maxCols);
+const rows = z.number().int().min(1).max(TERMINAL_LIMITS.maxRows);
+const ViewportSchema = z.object({ cols, rows });
+// Why: Resized comes from a host, which may be newer and allow more; a client accepts any u16 size.
 const dim = z.number().int().min(1).max(0xffff);
 
 const CapabilityRequestSchema = z.object(
@@ -17,7 +22,7 @@ export const SubscribePayloadSchema = z.object({
   streamId: u32.min(1),
   terminal: z.string().min(1),
   client: z.object({ id: z.string().min(1), type: z.enum(['desktop', 'mobile']).default('desktop') }).optional(),
-  viewport: z.object({ cols: dim, rows: dim }).optional(),
+  viewport: ViewportSchema.optional(),
   capabilities: CapabilityRequestSchema.optional(),
 });
 /** A parsed Subscribe payload. */
@@ -26,7 +31,7 @@ export type SubscribePayload = Omit<z.infer<typeof SubscribePayloadSchema>, 'cap
 };
 
 /** Resize / ClaimViewport payload. */
-export const ViewportPayloadSchema = z.object({ cols: dim, rows: dim });
+export const ViewportPayloadSchema = ViewportSchema;
 /** SnapshotRequest payload (an invalid one is read as `{}`). */
 export const SnapshotRequestPayloadSchema = z.object({
   requestId: z.number().int().positive().optional(),
@@ -85,9 +90,20 @@ export function readableStreamId(value: unknown): number | undefined {
   const id = typeof value === 'object' && value !== null ? (value as { streamId?: unknown }).streamId : undefined;
   return u32.min(1).safeParse(id).success ? (id as number) : undefined;
 }
-/** Parses a Resize or ClaimViewport payload (non-integer → rejected, the frame is ignored). */
+/**
+ * Parses a Resize or ClaimViewport payload: integers 1..`TERMINAL_LIMITS.maxCols` ×
+ * 1..`TERMINAL_LIMITS.maxRows`; anything else is rejected and the frame is not applied.
+ */
 export function parseViewport(value: unknown): DecodeResult<{ cols: number; rows: number }> {
   return parseWith(ViewportPayloadSchema, value);
+}
+/**
+ * Fits a local terminal size into what a host accepts: whole cells, at least 1, at most
+ * `TERMINAL_LIMITS.maxCols` × `TERMINAL_LIMITS.maxRows` (a non-finite side becomes 1).
+ */
+export function fitViewport(cols: number, rows: number): { cols: number; rows: number } {
+  const fit = (n: number, max: number) => (Number.isFinite(n) ? Math.min(max, Math.max(1, Math.floor(n))) : 1);
+  return { cols: fit(cols, TERMINAL_LIMITS.maxCols), rows: fit(rows, TERMINAL_LIMITS.maxRows) };
 }
 /** Parses a SnapshotRequest payload; invalid → `{}`. */
 export function parseSnapshotRequest(value: unknown): { requestId?: number; scrollbackRows?: number } {
