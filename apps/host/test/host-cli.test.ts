@@ -84,6 +84,12 @@ describe('orca start + the runtime RPC (real CLI processes, real PTY, generated 
       const v = await show();
       return v.status === 'idle' && !v.tail?.includes('Do you want to proceed?') ? true : undefined;
     });
+    // Blocked, then satisfied: once the menu is answered, the same wait is satisfied again.
+    const idleAgain = await orca('terminal', 'wait', handle, '--for', 'tui-idle', '--timeout', '20');
+    expect({ code: idleAgain.code, result: JSON.parse(idleAgain.stdout) }).toEqual({
+      code: 0,
+      result: { satisfied: true },
+    });
 
     client.close();
     expect(await host.stop()).toBe(0);

@@ -39,24 +39,37 @@ export function createHostCommandHooks(opts: {
   const home = opts.home ?? homedir();
   const now = opts.now ?? Date.now;
   const pendingRuns = new Set<Promise<void>>();
-  const recorder = (handle: string) => (record: HookRecord) => {
-    opts.store.insertCommandHookRun({ handle, event: record.event, at: now(), record });
+  /** Pane key (the conversation and thread id of every run) → handle, for the store. */
+  const handles = new Map<string, string>();
+  let hooksOfThisEmit: readonly CommandHook[] = [];
+  // Why: one runner per host, so its per-thread limits (running, pending) and per-conversation
+  // session env hold across events (issue 12). The hooks differ per pane cwd; the runner reads
+  // them synchronously at the start of each emit, so they are set right before and cleared after.
+  const runner = createCommandHookRunner({
+    hooks: () => hooksOfThisEmit,
+    record: (record: HookRecord) => {
+      const key = record.kind === 'run' ? record.conversationId : record.threadId;
+      const handle = key === undefined ? null : (handles.get(key) ?? null);
+      opts.store.insertCommandHookRun({ handle, event: record.event, at: now(), record });
+    },
+    clock: now,
+    ...(opts.onError ? { onError: opts.onError } : {}),
+  });
+  const withHooks = <T>(pane: CommandHookPane, hooks: readonly CommandHook[], start: () => T): T => {
+    handles.set(pane.paneKey, pane.handle);
+    hooksOfThisEmit = hooks;
+    try {
+      return start();
+    } finally {
+      hooksOfThisEmit = [];
+    }
   };
-  const runnerFor = (pane: CommandHookPane, hooks: readonly CommandHook[]) =>
-    createCommandHookRunner({
-      hooks,
-      record: recorder(pane.handle),
-      clock: now,
-      ...(opts.onError ? { onError: opts.onError } : {}),
-    });
   return {
     async beforeSubmitPrompt(pane, prompt) {
       const { hooks } = await discoverHooks(pane.cwd, { home });
       if (hooks.length === 0) return { blocked: false, runs: 0 };
-      const merged = await runnerFor(pane, hooks).emit(
-        'beforeSubmitPrompt',
-        { prompt },
-        { conversationId: pane.paneKey },
+      const merged = await withHooks(pane, hooks, () =>
+        runner.emit('beforeSubmitPrompt', { prompt }, { conversationId: pane.paneKey }),
       );
       if (merged.decision === 'deny' || merged.haltRun) {
         const message = merged.haltRun?.reason ?? merged.agentMessage ?? merged.userMessage ?? 'blocked by a hook';
@@ -68,15 +81,17 @@ export function createHostCommandHooks(opts: {
       const run = (async () => {
         const { hooks } = await discoverHooks(pane.cwd, { home });
         if (hooks.length === 0) return;
-        const runner = runnerFor(pane, hooks);
-        runner.emitDetached('stop', { status: 'completed', loopCount: 0 }, { conversationId: pane.paneKey });
-        await runner.whenIdle();
+        withHooks(pane, hooks, () =>
+          runner.emitDetached('stop', { status: 'completed', loopCount: 0 }, { conversationId: pane.paneKey }),
+        );
+        await runner.whenIdle(pane.paneKey);
       })().catch((error: unknown) => opts.onError?.(error));
       pendingRuns.add(run);
       void run.finally(() => pendingRuns.delete(run));
     },
     async whenIdle() {
       await Promise.all([...pendingRuns]);
+      await runner.whenIdle();
     },
   };
 }

@@ -7,7 +7,7 @@ import {
   OUTPUT_EVALUATION_DELAY_MS,
   OUTPUT_EVALUATION_SETTLE_MAX_MS,
 } from '../constants.ts';
-import { readForegroundCommand } from '../pane/foreground-probe.ts';
+import { readForegroundCommand, readForegroundGroup } from '../pane/foreground-probe.ts';
 import { type PaneExit, type PaneProcess, spawnPaneProcess } from '../pane/pane-process.ts';
 import { createPaneScreen, type PaneScreen } from '../pane/screen.ts';
 import { createPaneStatus, type PaneStatus } from '../status/pane-status.ts';
@@ -127,7 +127,12 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     screen,
     now: opts.now,
     exited: () => pane.exit !== null,
-    ...(process.platform === 'linux' ? { readForeground: () => readForegroundCommand(proc.pid) } : {}),
+    ...(process.platform === 'linux'
+      ? {
+          readForeground: () => readForegroundCommand(proc.pid),
+          readForegroundGroup: () => readForegroundGroup(proc.pid),
+        }
+      : {}),
     onEvidence: (urgent) => schedule(urgent === true),
   });
 

@@ -18,6 +18,18 @@ export function tpgidFromStat(stat: string): number | null {
   return tpgid > 0 ? tpgid : null;
 }
 
+/**
+ * The foreground process group of the PTY whose session leader is `pid` (Linux `/proc`), or
+ * null when unreadable. Synchronous: one in-kernel read, taken at the moment a title arrives.
+ */
+export function readForegroundGroup(pid: number, procRoot = '/proc'): number | null {
+  try {
+    return tpgidFromStat(readFileSync(`${procRoot}/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 /** Turns `/proc/<pid>/cmdline` bytes into argv joined by single spaces (trailing NUL dropped). */
 export function cmdlineToText(cmdline: string): string | null {
   const trimmed = cmdline.endsWith('\0') ? cmdline.slice(0, -1) : cmdline;

@@ -19,7 +19,7 @@ describe('spawnPaneProcess', () => {
     pane.write('abc\r');
     expect(await exit).toEqual({ code: 7, signal: null });
     // Why: node-pty may report the exit before the PTY's last bytes are read (seen on a loaded CI machine).
-    for (let i = 0; i < 100 && !output.includes('got:abc'); i += 1) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 500 && !output.includes('got:abc'); i += 1) await new Promise((r) => setTimeout(r, 20));
     expect(output).toContain('got:abc');
   });
 });

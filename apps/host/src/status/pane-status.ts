@@ -27,6 +27,8 @@ export interface PaneStatusInputs {
   readonly exited: () => boolean;
   /** Foreground-process reader of the pane's PTY, or undefined where none exists. */
   readonly readForeground?: () => Promise<string | null>;
+  /** The PTY's foreground process group now, or null where unreadable (titles are then always live). */
+  readonly readForegroundGroup?: () => number | null;
   /** The pane's last stored row: seeds the normaliser so `stateStartedAt` survives a restart. */
   readonly lastRow?: StatusRow;
   /** Called when evidence changed and the verdict should be recomputed; `urgent` for hook events. */
@@ -78,6 +80,16 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
   let agent: AgentId | null = inputs.lastRow?.source ?? null;
   let waitBlockedAt: number | null = null;
   let recheckTimer: ReturnType<typeof setTimeout> | null = null;
+  // Why: a title outlives the process that set it (an agent that exited leaves `✋ …` behind);
+  // it is live only while that process group is still in front (issue 12).
+  let titleOwner: number | null = null;
+  inputs.screen.onTitle(() => {
+    titleOwner = inputs.readForegroundGroup?.() ?? null;
+  });
+  const titleLive = (): boolean => {
+    if (titleOwner === null || !inputs.readForegroundGroup) return true;
+    return inputs.readForegroundGroup() === titleOwner;
+  };
 
   const keep = (row: StatusRow): void => {
     rows.push(row);
@@ -101,7 +113,9 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       const { display, payloads } = osc.push(chunk);
       const now = inputs.now();
       for (const payload of payloads) {
-        const row = agent ? normalizer.fromOsc(payload, agent, now) : null;
+        // Why: an OSC 9999 frame names its own agent; it must not wait for a hook to name the pane's.
+        const source = isAgentId(payload.agentType) ? payload.agentType : agent;
+        const row = source ? normalizer.fromOsc(payload, source, now) : null;
         if (row) keep(row);
       }
       if (display.length > 0) applyStamp(stamp.append(display, now));
@@ -140,7 +154,7 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
         tail: inputs.screen.tail(),
         screen,
         waitBlockedAt: screenHasContent(screen) ? screenStamp.observe(screen, now) : waitBlockedAt,
-        ...(title ? { title: { text: title.text, live: true, at: title.at } } : {}),
+        ...(title ? { title: { text: title.text, live: titleLive(), at: title.at } } : {}),
         ...(inputs.readForeground ? { probe: { read: inputs.readForeground } } : {}),
       };
       return evidence;

@@ -168,13 +168,28 @@ describe('evaluatePane: precedence between evidence sources', () => {
       { status: null, agentWait: null },
     ],
     [
-      'non-live permission title asks nothing',
+      'non-live permission title (its setter left the foreground) asks nothing and gives no status',
       { title: { ...permTitle, live: false } },
-      { status: 'permission', agentWait: null },
+      { status: null, agentWait: null },
     ],
   ])('%s', async (_label, patch, expected) => {
     const v = await evaluatePane(base(patch), { gate: spyGate({ cheap: 'zsh', confirmed: null }).gate });
     expect({ status: v.status, agentWait: v.agentWait }).toEqual(expected);
+  });
+});
+
+describe('evaluatePane: a title that is not live needs its agent in front', () => {
+  const stale = { text: 'codex - action required', live: false, at: 5000 };
+  it.each<[string, string, object]>([
+    ["a shell in front: the exited agent's title holds nothing", 'zsh', { status: null, isRunningAgent: false }],
+    [
+      'its agent in front again: the title counts',
+      'node /usr/lib/node_modules/@openai/codex/bin/codex.js',
+      { status: 'permission', isRunningAgent: true },
+    ],
+  ])('%s', async (_label, cheap, expected) => {
+    const v = await evaluatePane(base({ title: stale, probe }), { gate: spyGate({ cheap, confirmed: null }).gate });
+    expect({ status: v.status, isRunningAgent: v.isRunningAgent }).toEqual(expected);
   });
 });
 

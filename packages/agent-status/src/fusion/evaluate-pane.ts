@@ -269,11 +269,13 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
   }
 
   if (title.status !== null && e.title) {
-    const restored = e.title.restored === true;
-    const needsProof = title.kind === 'opencode-native' || title.kind === 'activity-only' || restored;
+    // Why: a title whose setter left the foreground (not live) is as stale as a restored one: an
+    // exited agent's `✋` title must not hold the pane (issue 12) unless that agent is in front again.
+    const stale = e.title.restored === true || e.title.live !== true;
+    const needsProof = title.kind === 'opencode-native' || title.kind === 'activity-only' || stale;
     if (!needsProof) return analysisOf(f, title.status, true, waitValue);
     if (fg === undefined) return NEEDS_FOREGROUND;
-    const proven = fg.agent !== null && (!restored || title.agent === null || sameGroup(title.agent, fg.agent));
+    const proven = fg.agent !== null && (!stale || title.agent === null || sameGroup(title.agent, fg.agent));
     if (proven) return analysisOf(f, title.status, true, waitValue);
   }
 
