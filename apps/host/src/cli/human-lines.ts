@@ -122,3 +122,16 @@ export function formatCommandHookRun(r: {
 export function formatErrorLine(code: string, message: string): string {
   return `orca: ${p(code)}: ${p(message.split('\n')[0] ?? '')}`;
 }
+
+/** The `orca gc` line: rows dropped by kind and the store's size before and after. */
+export function formatGcReport(r: {
+  expiredRows: number;
+  orphanRows: number;
+  cappedRows: number;
+  verdictRows: number;
+  bytesBefore: number;
+  bytesAfter: number;
+}): string {
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+  return `store compacted: ${r.expiredRows} expired, ${r.orphanRows} orphaned, ${r.cappedRows} over-cap hook rows and ${r.verdictRows} old verdicts removed; ${kib(r.bytesBefore)} → ${kib(r.bytesAfter)}`;
+}

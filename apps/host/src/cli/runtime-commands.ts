@@ -7,6 +7,7 @@ import { resolveDataDir } from '../runtime/data-dir.ts';
 import { runAttach } from './attach.ts';
 import {
   formatDispatchReceipt,
+  formatGcReport,
   formatGuestAdded,
   formatGuestRemoved,
   formatGuestRow,
@@ -195,5 +196,16 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
         }),
       );
       print(r, formatDispatchReceipt(r));
+    });
+
+  program
+    .command('gc')
+    .description('compact the store now: drop expired, orphaned and over-cap hook rows (also runs at start and hourly)')
+    .option('--full', 'rewrite the whole database file (VACUUM) instead of returning free pages')
+    .action(async (o: { full?: boolean }) => {
+      const r = await withClient(globals, (c) =>
+        c.call<Parameters<typeof formatGcReport>[0]>('store.gc', { full: o.full === true }),
+      );
+      print(r, formatGcReport(r));
     });
 }

@@ -19,6 +19,7 @@ export const HOST_CAPABILITIES = [
   'agent.status.v1',
   'status.watch.v1',
   'guest.manage.v1',
+  'store.gc.v1',
 ] as const;
 
 /** The `status.get` result of this host. */
@@ -105,6 +106,11 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
       name: 'guest.remove',
       params: z.object({ name: z.string().min(1) }),
       handler: async (p) => ({ removed: await host.guests.remove(p.name) }),
+    }),
+    defineMethod({
+      name: 'store.gc',
+      params: z.object({ full: z.boolean().optional() }).optional(),
+      handler: (p) => host.gc({ full: p?.full === true }),
     }),
     defineMethod({
       name: 'status.watch',
