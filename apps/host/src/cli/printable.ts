@@ -38,5 +38,13 @@ export function terminalSafeJson(value: unknown, space?: number): string {
   const text = JSON.stringify(value, null, space);
   // Why: JSON.stringify(undefined) is undefined; callers print a line either way.
   if (text === undefined) return 'null';
-  return text.replace(JSON_RAW_CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return terminalSafeJsonText(text);
+}
+
+/**
+ * Escapes DEL and C1 (U+007F–U+009F) in text that is already JSON (a log line): they are legal raw
+ * inside JSON strings, so the parsed value is unchanged, but a terminal showing the file may act on them.
+ */
+export function terminalSafeJsonText(json: string): string {
+  return json.replace(JSON_RAW_CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
