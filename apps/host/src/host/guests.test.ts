@@ -70,6 +70,18 @@ describe.skipIf(reason !== null)(
         payload: '{"hook_event_name":"Stop"}',
       };
       writeFileSync(join(spoolDir, 'pane-x.jsonl'), `${JSON.stringify(spooled)}\n`);
+      // Why: rows are kept only for panes the host knows; this guest pane is listed from an earlier run.
+      host.store.insertPane({
+        handle: 'pane-x',
+        paneKey: spooledKey,
+        tabId: 'tab9',
+        name: null,
+        cwd: '/',
+        argv: ['sh'],
+        guest: 'g1',
+        agent: null,
+        createdAt: 1,
+      });
 
       const guest = await host.guests.add('netns', 'g1', { agents: ['claude'] });
       expect(host.store.hookRows(spooledKey)).toMatchObject([
