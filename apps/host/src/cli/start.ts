@@ -32,14 +32,39 @@ export async function runStart(
       throw new UsageError(`--listen expects 127.0.0.1:PORT, got ${printableField(o.listen)}`);
     listen = { port: Number(match[1]), token: randomBytes(RPC_TCP_TOKEN_BYTES).toString('hex') };
   }
-  const host = await createHost({
-    dataDir,
-    ...(listen ? { listen } : {}),
-    ...(o.hookPort !== undefined ? { hookPort: o.hookPort } : {}),
-    ...(o.hookTransport ? { hookTransport: o.hookTransport } : {}),
+  // Why: listening from the first moment: a SIGTERM during startup stops the host once it is up
+  // (releasing runtime.json) instead of killing the process with its claim in place.
+  let stopRequested = false;
+  let resolveSignalled: () => void = () => undefined;
+  const signalled = new Promise<void>((resolve) => {
+    resolveSignalled = resolve;
   });
-  // Why: the token is never printed or logged; it goes to a 0600 file the ready line names.
-  const tokenFile = listen ? await publishToken(host, listen.token) : null;
+  const stop = (): void => {
+    unlisten();
+    stopRequested = true;
+    resolveSignalled();
+  };
+  const unlisten = (): void => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  let host: Host;
+  let tokenFile: RuntimeTokenFile | null;
+  try {
+    host = await createHost({
+      dataDir,
+      ...(listen ? { listen } : {}),
+      ...(o.hookPort !== undefined ? { hookPort: o.hookPort } : {}),
+      ...(o.hookTransport ? { hookTransport: o.hookTransport } : {}),
+    });
+    // Why: the token is never printed or logged; it goes to a 0600 file the ready line names.
+    tokenFile = listen ? await publishToken(host, listen.token) : null;
+  } catch (error) {
+    unlisten();
+    throw error;
+  }
   const tcp =
     tokenFile && host.rpcTcpPort !== null
       ? { url: `ws://127.0.0.1:${host.rpcTcpPort}`, port: host.rpcTcpPort, tokenFile: tokenFile.path }
@@ -51,22 +76,15 @@ export async function runStart(
     socket: host.paths.socket,
     ...(tcp ? { tcp } : {}),
   };
-  io.out(
-    globals.json
-      ? terminalSafeJson({ ready })
-      : `orca host ready: ${printableField(dataDir)} (pid ${process.pid}, hook port ${ready.hookPort})${
-          tcp ? `; RPC on ${tcp.url}, token in ${printableField(tcp.tokenFile)}` : ''
-        }`,
-  );
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  if (!stopRequested)
+    io.out(
+      globals.json
+        ? terminalSafeJson({ ready })
+        : `orca host ready: ${printableField(dataDir)} (pid ${process.pid}, hook port ${ready.hookPort})${
+            tcp ? `; RPC on ${tcp.url}, token in ${printableField(tcp.tokenFile)}` : ''
+          }`,
+    );
+  await signalled;
   try {
     await host.stop();
   } finally {
