@@ -111,9 +111,11 @@ export async function startRpcSocketServer(opts: {
     await listen(unixHttp, opts.socketPath);
     if (process.platform !== 'win32') chmodSync(opts.socketPath, DATA_FILE_MODE);
   } catch (cause) {
+    // Why: a listen that worked but failed after (chmod) must not leave a half-dead host behind.
+    if (unixHttp.listening) await new Promise<void>((resolve) => unixHttp.close(() => resolve()));
     throw new HostError(
       'ORCA_HOST_DATA_DIR',
-      `cannot listen on ${opts.socketPath}: ${(cause as Error).message}`,
+      `cannot listen on ${opts.socketPath}: ${(cause as Error).message}; pass another --data-dir`,
       {},
       { cause },
     );
