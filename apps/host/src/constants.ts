@@ -18,6 +18,11 @@ export const DEFAULT_PANE_ROWS = 40;
 export const PANE_SCROLLBACK_LINES = 1000;
 /** Raw output tail kept per pane for the status engine and `terminal show` (UTF-16 units). */
 export const PANE_TAIL_MAX_CHARS = 16_384;
+/**
+ * Lines (scrollback + screen) an exited pane keeps for attach snapshots once its emulator is
+ * freed (lines); its rendered screen and raw tail are kept whole.
+ */
+export const EXITED_PANE_SNAPSHOT_LINES = 200;
 /** Titles remembered per pane with their arrival times (entries). */
 export const PANE_TITLE_HISTORY = 16;
 

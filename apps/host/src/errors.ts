@@ -10,6 +10,8 @@ export const HOST_ERROR_CODES = [
   'ORCA_HOST_GUEST',
   'ORCA_HOST_HOOKS',
   'ORCA_HOST_DEMO',
+  'ORCA_HOST_AUTH',
+  'ORCA_HOST_LISTEN',
 ] as const;
 
 /**

@@ -17,6 +17,10 @@ export interface GlobalOptions {
   json?: boolean;
   dataDir?: string;
   debug?: boolean;
+  /** `ws://127.0.0.1:PORT` of a host started with `--listen`. */
+  remote?: string;
+  /** File holding that host's bearer token (else `$ORCA_RUNTIME_TOKEN`). */
+  tokenFile?: string;
 }
 
 function parseList(value: string): string[] {
@@ -42,6 +46,8 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
     .option('--json', 'machine-readable output')
     .option('--data-dir <dir>', 'host data directory (default $ORCA_DATA_DIR, else $XDG_DATA_HOME/orca)')
     .option('--debug', 'print stack traces on errors')
+    .option('--remote <url>', 'talk to the host listening on ws://127.0.0.1:PORT (orca start --listen)')
+    .option('--token-file <path>', "with --remote: the host's runtime-token file (else $ORCA_RUNTIME_TOKEN)")
     .showSuggestionAfterError(true)
     // Why: commander's errors quote argv (`unknown command '…'`).
     .configureOutput({
@@ -69,7 +75,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
     .description('run the host in the foreground until SIGINT/SIGTERM')
     .addOption(new Option('--hook-port <port>', 'preferred hook listener port (0 = any)').argParser(parsePort))
     .addOption(new Option('--hook-transport <transport>', 'opt hook scripts into a JSON body').choices(['raw-json-v1']))
-    .option('--listen <addr>', 'also accept RPC clients on 127.0.0.1:PORT (bearer token printed once)')
+    .option('--listen <addr>', 'also accept RPC clients on 127.0.0.1:PORT (bearer token in <data-dir>/runtime-token)')
     .action(async (o: { hookPort?: number; hookTransport?: 'raw-json-v1'; listen?: string }) => {
       state.exit = await runStart(io, globals(), o);
     });

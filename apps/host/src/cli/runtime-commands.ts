@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { DispatchReceipt } from '../host/dispatch.ts';
 import type { PaneView } from '../host/pane-view.ts';
-import { connectRuntime, type RuntimeClient } from '../rpc/client.ts';
-import { resolveDataDir } from '../runtime/data-dir.ts';
+import type { RuntimeClient } from '../rpc/client.ts';
 import { runAttach } from './attach.ts';
 import {
   formatDispatchReceipt,
@@ -19,11 +18,12 @@ import {
 import { type CliIo, UsageError } from './output.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
 import type { GlobalOptions } from './program.ts';
+import { connectFromGlobals } from './runtime-connection.ts';
 
 type Globals = () => GlobalOptions;
 
 async function withClient<T>(globals: Globals, fn: (client: RuntimeClient) => Promise<T>): Promise<T> {
-  const client = await connectRuntime(resolveDataDir({ flag: globals().dataDir }));
+  const client = await connectFromGlobals(globals());
   try {
     return await fn(client);
   } finally {

@@ -183,6 +183,8 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     opts.onExit(pane, exit);
     exitResolve(exit);
     schedule();
+    // Why: an exited pane's emulator (~160 KB) lived until the host stopped; its final screen is kept frozen.
+    void screen.settled().then(() => screen.freeze());
   });
   schedule();
   return pane;

@@ -4,16 +4,24 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { paneTerminalBackend } from '../rpc/runtime-server.ts';
 import { createHost, type Host } from './host.ts';
 import { silentLogger } from './logger.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-let host: Host | undefined;
+const hosts: Host[] = [];
 afterAll(async () => {
-  await host?.stop();
+  for (const h of hosts.splice(0)) await h.stop();
 });
+
+async function newHost(): Promise<Host> {
+  const root = mkdtempSync(join(tmpdir(), 'orca-mem-'));
+  const h = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root, serveRpc: false });
+  hosts.push(h);
+  return h;
+}
 
 async function settledHeap(): Promise<{ heap: number; rss: number }> {
   for (let i = 0; i < 3; i += 1) {
@@ -45,8 +53,7 @@ async function runExitingPanes(h: Host, from: number, count: number, parallel = 
 
 describe('exited panes free their emulator', () => {
   it(`${PANES} panes created and exited: heap and RSS growth bounded, final screen text kept`, async () => {
-    const root = mkdtempSync(join(tmpdir(), 'orca-mem-'));
-    host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root, serveRpc: false });
+    const host = await newHost();
     await runExitingPanes(host, 0, 30);
     const before = await settledHeap();
     const handles = await runExitingPanes(host, 30, PANES);
@@ -67,4 +74,38 @@ describe('exited panes free their emulator', () => {
     expect(heapGrowth).toBeLessThan(25);
     expect(rssGrowth).toBeLessThan(150);
   }, 600_000);
+
+  it('every reader of an exited pane answers from its frozen final screen', async () => {
+    const h = await newHost();
+    const view = h.createPane({
+      argv: ['/bin/sh', '-c', `printf '\\033]0;final title\\007'; seq 1 50; printf 'bye'`],
+      cwd: '/',
+      cols: 40,
+      rows: 6,
+    });
+    await h.wait(view.handle, 'exit', 20_000);
+    const pane = h.livePane(view.handle);
+    for (let i = 0; i < 100 && !pane.screen.frozen; i += 1) await new Promise((r) => setTimeout(r, 10));
+    expect(pane.screen.frozen).toBe(true);
+    const shown = h.showPane(view.handle);
+    expect({ title: shown.title, tail: shown.tail, exited: shown.exited }).toEqual({
+      title: 'final title',
+      tail: ['46', '47', '48', '49', '50', 'bye'].join('\n'),
+      exited: { code: 0, signal: null, cause: 'exit' },
+    });
+    expect(h.listPanes().find((p) => p.handle === view.handle)).toMatchObject({
+      title: 'final title',
+      exited: { code: 0 },
+    });
+    expect(await h.wait(view.handle, 'tui-idle', 5_000)).toMatchObject({ satisfied: false, exit: { code: 0 } });
+    expect(await h.wait(view.handle, 'exit', 5_000)).toEqual({ satisfied: true, exit: { code: 0, signal: null } });
+    const port = paneTerminalBackend(h).open(view.handle);
+    expect(port?.serialize({ scrollbackRows: 3, maxBytes: 1 << 20 })).toEqual({
+      data: ['43', '44', '45', '46', '47', '48', '49', '50', 'bye'].join('\r\n'),
+      cols: 40,
+      rows: 6,
+    });
+    pane.resize(100, 50);
+    expect([pane.screen.cols, pane.screen.rows]).toEqual([40, 6]);
+  }, 60_000);
 });

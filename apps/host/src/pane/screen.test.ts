@@ -18,4 +18,39 @@ describe('createPaneScreen', () => {
     expect(screen.serialize(10)).toBe('hello\r\nworld');
     screen.dispose();
   });
+
+  it('freeze() keeps the final screen, title, tail, size and modes and drops the emulator', async () => {
+    const screen = createPaneScreen({ cols: 20, rows: 3, now: () => 5 });
+    screen.write('\x1b[?2004h\x1b]0;done\x07');
+    for (let i = 1; i <= 6; i += 1) screen.write(`line ${i}\r\n`);
+    screen.write('last');
+    await screen.settled();
+    const before = {
+      rendered: screen.renderedRows(),
+      serialized: screen.serialize(100),
+      title: screen.title(),
+      tail: screen.tail(),
+      size: [screen.cols, screen.rows],
+      paste: screen.bracketedPaste(),
+    };
+    expect(before.rendered).toEqual(['line 5', 'line 6', 'last']);
+    screen.freeze();
+    expect(screen.frozen).toBe(true);
+    screen.resize(80, 30);
+    await screen.settled();
+    expect({
+      rendered: screen.renderedRows(),
+      serialized: screen.serialize(100),
+      title: screen.title(),
+      tail: screen.tail(),
+      size: [screen.cols, screen.rows],
+      paste: screen.bracketedPaste(),
+    }).toEqual(before);
+    expect(screen.serialize(2)).toBe('line 6\r\nlast');
+    screen.write('!');
+    expect(screen.tail()).toBe(`${before.tail}!`);
+    expect(screen.renderedRows()).toEqual(before.rendered);
+    screen.dispose();
+    expect(screen.renderedRows()).toEqual(before.rendered);
+  });
 });

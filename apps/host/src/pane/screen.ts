@@ -1,5 +1,5 @@
 import xtermHeadless from '@xterm/headless';
-import { PANE_SCROLLBACK_LINES, PANE_TAIL_MAX_CHARS } from '../constants.ts';
+import { EXITED_PANE_SNAPSHOT_LINES, PANE_SCROLLBACK_LINES, PANE_TAIL_MAX_CHARS } from '../constants.ts';
 
 const { Terminal } = xtermHeadless;
 
@@ -27,7 +27,30 @@ export interface PaneScreen {
   onTitle(listener: (change: TitleChange) => void): void;
   /** The program enabled bracketed paste (DECSET 2004), as the emulator parsed it so far. */
   bracketedPaste(): boolean;
+  /**
+   * Keeps what the screen shows now (rendered rows, the last {@link EXITED_PANE_SNAPSHOT_LINES}
+   * lines, title, tail, size, modes) in a small frozen copy and disposes the emulator. Every
+   * reader keeps answering from that copy; later writes only extend the tail; resizes are ignored.
+   * Call it once the pane's process has exited and {@link PaneScreen.settled} resolved.
+   */
+  freeze(): void;
+  /** True once {@link PaneScreen.freeze} replaced the emulator. */
+  readonly frozen: boolean;
   dispose(): void;
+}
+
+/** The final screen of an exited pane: plain strings, no emulator. */
+interface FrozenScreen {
+  readonly rendered: readonly string[];
+  readonly lines: readonly string[];
+  readonly cols: number;
+  readonly rows: number;
+  readonly bracketedPaste: boolean;
+}
+
+/** Why: a `slice` of a big string can keep the whole parent alive; a frozen copy must not. */
+function flatCopy(text: string): string {
+  return text.length === 0 ? '' : Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /**
@@ -44,13 +67,14 @@ export function createPaneScreen(opts: {
   now?: () => number;
 }): PaneScreen {
   const now = opts.now ?? Date.now;
-  const term = new Terminal({
+  let emulator: InstanceType<typeof Terminal> | null = new Terminal({
     cols: opts.cols,
     rows: opts.rows,
     scrollback: opts.scrollback ?? PANE_SCROLLBACK_LINES,
     allowProposedApi: true,
   });
   let tail = '';
+  let frozen: FrozenScreen | null = null;
   let lastTitle: TitleChange | null = null;
   // Why: the emulator parses asynchronously; a title's arrival time is when its write arrived.
   const writeTimes: number[] = [];
@@ -59,7 +83,12 @@ export function createPaneScreen(opts: {
   // Why: under constant output the queue never drains; a waiter waits only for writes made before it.
   let waiters: { upTo: number; resolve: () => void }[] = [];
   const titleListeners: ((change: TitleChange) => void)[] = [];
-  term.onTitleChange((text) => {
+  /** The live emulator; only called while not frozen. */
+  const term = (): InstanceType<typeof Terminal> => {
+    if (!emulator) throw new Error('the pane screen is frozen');
+    return emulator;
+  };
+  term().onTitleChange((text) => {
     lastTitle = { text, at: writeTimes[0] ?? now() };
     for (const listener of titleListeners) listener(lastTitle);
   });
@@ -72,56 +101,85 @@ export function createPaneScreen(opts: {
     waiters = waiters.filter((w) => w.upTo > parsed);
     for (const w of ready) w.resolve();
   };
+  const liveLines = (maxRows: number): string[] => {
+    const buffer = term().buffer.active;
+    const end = buffer.length;
+    const lines: string[] = [];
+    for (let y = Math.max(0, end - maxRows); y < end; y += 1)
+      lines.push(buffer.getLine(y)?.translateToString(true) ?? '');
+    return lines;
+  };
+  const liveRendered = (): string[] => {
+    const buffer = term().buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < term().rows; y += 1) {
+      rows.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+    }
+    return rows;
+  };
   return {
     write(display) {
       if (display.length === 0) return;
       tail += display;
       if (tail.length > PANE_TAIL_MAX_CHARS * 2) tail = tail.slice(-PANE_TAIL_MAX_CHARS);
+      if (frozen) return;
       written += 1;
       writeTimes.push(now());
-      term.write(display, release);
+      term().write(display, release);
     },
     resize(cols, rows) {
-      term.resize(cols, rows);
+      if (!frozen) term().resize(cols, rows);
     },
     settled() {
-      if (parsed >= written) return Promise.resolve();
+      if (frozen || parsed >= written) return Promise.resolve();
       const upTo = written;
       return new Promise((resolve) => waiters.push({ upTo, resolve }));
     },
     renderedRows() {
-      const buffer = term.buffer.active;
-      const rows: string[] = [];
-      for (let y = 0; y < term.rows; y += 1) {
-        rows.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
-      }
-      return rows;
+      return frozen ? [...frozen.rendered] : liveRendered();
     },
     tail() {
       return tail.length > PANE_TAIL_MAX_CHARS ? tail.slice(-PANE_TAIL_MAX_CHARS) : tail;
     },
     serialize(maxRows) {
-      const buffer = term.buffer.active;
-      const end = buffer.length;
-      const start = Math.max(0, end - maxRows);
-      const lines: string[] = [];
-      for (let y = start; y < end; y += 1) lines.push(buffer.getLine(y)?.translateToString(true) ?? '');
+      const lines = frozen ? frozen.lines.slice(Math.max(0, frozen.lines.length - maxRows)) : liveLines(maxRows);
       while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
       return lines.join('\r\n');
     },
     get cols() {
-      return term.cols;
+      return frozen ? frozen.cols : term().cols;
     },
     get rows() {
-      return term.rows;
+      return frozen ? frozen.rows : term().rows;
     },
     title: () => lastTitle,
-    bracketedPaste: () => term.modes.bracketedPasteMode,
+    bracketedPaste: () => (frozen ? frozen.bracketedPaste : term().modes.bracketedPasteMode),
     onTitle(listener) {
       titleListeners.push(listener);
     },
+    freeze() {
+      if (frozen) return;
+      frozen = Object.freeze({
+        rendered: Object.freeze(liveRendered()),
+        lines: Object.freeze(liveLines(EXITED_PANE_SNAPSHOT_LINES)),
+        cols: term().cols,
+        rows: term().rows,
+        bracketedPaste: term().modes.bracketedPasteMode,
+      });
+      tail = flatCopy(tail.length > PANE_TAIL_MAX_CHARS ? tail.slice(-PANE_TAIL_MAX_CHARS) : tail);
+      writeTimes.length = 0;
+      // Why: nothing is left to parse; a waiter still queued must not hang on a disposed emulator.
+      for (const w of waiters.splice(0)) w.resolve();
+      term().dispose();
+      // Why: the methods' closure would otherwise keep the disposed emulator's buffers alive.
+      emulator = null;
+    },
+    get frozen() {
+      return frozen !== null;
+    },
     dispose() {
-      term.dispose();
+      // Why: a reader racing the shutdown gets the last screen rather than a disposed emulator.
+      this.freeze();
     },
   };
 }

@@ -39,25 +39,58 @@ export async function connectRuntime(dataDir: string): Promise<RuntimeClient> {
     throw new HostError('ORCA_HOST_NOT_RUNNING', `no host is running on ${dataDir}; start one with \`orca start\``);
   }
   const socket = new WebSocket(`ws+unix://${info.socket}:/`);
-  await new Promise<void>((resolve, reject) => {
+  await opened(socket, `the host (pid ${info.pid}) on ${info.socket}`);
+  return clientOver(socket);
+}
+
+/**
+ * Connects to a host's TCP listener (`orca start --listen 127.0.0.1:PORT`) at `url`
+ * (`ws://127.0.0.1:PORT`) with its bearer token. A refused token → `ORCA_HOST_AUTH`; the token is
+ * sent only in the `Authorization` header and never appears in an error.
+ *
+ * @example
+ * const client = await connectRemoteRuntime('ws://127.0.0.1:7070', token);
+ */
+export async function connectRemoteRuntime(url: string, token: string): Promise<RuntimeClient> {
+  const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
+  await opened(socket, `the host at ${url}`);
+  return clientOver(socket);
+}
+
+/** Waits for `socket` to open; every failure becomes a typed error naming `what` (never the token). */
+function opened(socket: WebSocket, what: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.terminate();
-      reject(
-        new HostError(
-          'ORCA_HOST_NOT_RUNNING',
-          `the host (pid ${info.pid}) did not accept a connection on ${info.socket}`,
-        ),
-      );
+      reject(new HostError('ORCA_HOST_NOT_RUNNING', `${what} did not accept a connection`));
     }, CLIENT_CONNECT_TIMEOUT_MS);
+    socket.once('unexpected-response', (_req, res) => {
+      clearTimeout(timer);
+      socket.terminate();
+      reject(
+        res.statusCode === 401
+          ? new HostError(
+              'ORCA_HOST_AUTH',
+              `${what} refused the token; pass the host's runtime-token file with --token-file or set ORCA_RUNTIME_TOKEN`,
+            )
+          : new HostError('ORCA_HOST_NOT_RUNNING', `${what} answered HTTP ${res.statusCode}, not a WebSocket`),
+      );
+    });
     socket.once('open', () => {
       clearTimeout(timer);
       resolve();
     });
     socket.once('error', (error) => {
       clearTimeout(timer);
-      reject(new HostError('ORCA_HOST_NOT_RUNNING', `cannot connect to ${info.socket}: ${error.message}`));
+      reject(new HostError('ORCA_HOST_NOT_RUNNING', `cannot connect to ${what}: ${error.message}`));
     });
   });
+}
+
+/** RPC over an open socket. */
+function clientOver(socket: WebSocket): RuntimeClient {
+  // Why: a socket error after the handshake is followed by 'close', which fails every pending call.
+  socket.on('error', () => undefined);
   type Pending = { resolve(v: unknown): void; reject(e: unknown): void; onEvent?: (r: unknown) => void };
   const pending = new Map<string, Pending>();
   socket.on('message', (data, isBinary) => {

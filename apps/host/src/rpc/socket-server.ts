@@ -112,13 +112,17 @@ export async function startRpcSocketServer(opts: {
   });
   const unixWss = new WebSocketServer({ server: unixHttp, maxPayload: 16 * 1024 * 1024 });
   attach(unixWss, opts.handlers, 'unix');
+  // Why: ws re-emits the http server's errors; a listen failure is reported by listen() instead of crashing.
+  unixWss.on('error', () => undefined);
   try {
     await listen(unixHttp, opts.socketPath);
     if (process.platform !== 'win32') chmodSync(opts.socketPath, DATA_FILE_MODE);
   } catch (cause) {
+    // Why: a listen that worked but failed after (chmod) must not leave a half-dead host behind.
+    if (unixHttp.listening) await new Promise<void>((resolve) => unixHttp.close(() => resolve()));
     throw new HostError(
       'ORCA_HOST_DATA_DIR',
-      `cannot listen on ${opts.socketPath}: ${(cause as Error).message}`,
+      `cannot listen on ${opts.socketPath}: ${(cause as Error).message}; pass another --data-dir`,
       {},
       { cause },
     );
@@ -141,7 +145,24 @@ export async function startRpcSocketServer(opts: {
       },
     });
     attach(tcpWss, opts.handlers, 'tcp');
-    await listen(tcpHttp, { host: '127.0.0.1', port: opts.tcp.port });
+    tcpWss.on('error', () => undefined);
+    try {
+      await listen(tcpHttp, { host: '127.0.0.1', port: opts.tcp.port });
+    } catch (cause) {
+      // Why: a failed start must not leave the Unix socket listening (a half-dead host).
+      await new Promise<void>((resolve) => unixHttp.close(() => resolve()));
+      try {
+        unlinkSync(opts.socketPath);
+      } catch {
+        // already gone
+      }
+      throw new HostError(
+        'ORCA_HOST_LISTEN',
+        `cannot listen on 127.0.0.1:${opts.tcp.port}: ${(cause as Error).message}; pick another --listen port (0 = any)`,
+        { port: opts.tcp.port },
+        { cause },
+      );
+    }
     const address = tcpHttp.address();
     tcpPort = typeof address === 'object' && address ? address.port : null;
   }

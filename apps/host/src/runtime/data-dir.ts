@@ -3,6 +3,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DATA_DIR_MODE } from '../constants.ts';
 import { HostError } from '../errors.ts';
+import { assertOwnDirectory } from './dir-owner.ts';
+import { ensureRuntimeDir, planSocketPath } from './socket-path.ts';
 
 /** Every path the host uses inside its data directory. */
 export interface DataPaths {
@@ -66,10 +68,22 @@ export function dataPaths(root: string): DataPaths {
 
 /**
  * Creates the data directory and its sub-directories with mode 0700 (tightening looser
- * pre-existing ones) and returns the layout.
+ * pre-existing ones) and returns the layout. Refused up front, with nothing created or changed:
+ * a data dir (or sub-directory) owned by another user, and a socket path too long for a Unix
+ * socket when no short runtime dir fits either. A too-long `runtime.sock` moves to
+ * `<$XDG_RUNTIME_DIR or /tmp>/orca-<uid>/` (0700, ours), and `socket` says where.
  */
-export function ensureDataDir(root: string): DataPaths {
-  const paths = dataPaths(root);
+export function ensureDataDir(
+  root: string,
+  opts: { env?: Readonly<Record<string, string | undefined>> } = {},
+): DataPaths {
+  const inDataDir = dataPaths(root);
+  const plan = planSocketPath(root, inDataDir.socket, opts.env ?? process.env);
+  const paths: DataPaths = { ...inDataDir, socket: plan.socket };
+  assertOwnDirectory(paths.root, 'the data directory', true);
+  for (const dir of [paths.agentHooksDir, paths.spoolDir, paths.logsDir]) {
+    assertOwnDirectory(dir, 'the directory', false);
+  }
   try {
     for (const dir of [paths.root, paths.agentHooksDir, paths.spoolDir, paths.logsDir]) {
       mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
@@ -84,5 +98,6 @@ export function ensureDataDir(root: string): DataPaths {
       { cause },
     );
   }
+  if (plan.runtimeDir !== null) ensureRuntimeDir(plan.runtimeDir);
   return paths;
 }

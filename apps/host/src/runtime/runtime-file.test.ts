@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HostError } from '../errors.ts';
 import { acquireRuntimeFile, readRuntimeInfo } from './runtime-file.ts';
@@ -58,5 +60,32 @@ describe('acquireRuntimeFile', () => {
     const claim = acquireRuntimeFile(path, info(process.pid));
     expect(readRuntimeInfo(path)?.pid).toBe(process.pid);
     claim.release();
+  });
+
+  it('is released when the process dies of an uncaught error after claiming', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orca-rt-'));
+    const path = join(dir, 'runtime.json');
+    const tsx = join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'cli.mjs');
+    const module = join(dirname(fileURLToPath(import.meta.url)), 'runtime-file.ts');
+    const script = `import { acquireRuntimeFile } from ${JSON.stringify(module)};
+acquireRuntimeFile(${JSON.stringify(path)}, { pid: process.pid, socket: '/x', protocolVersion: 3, appVersion: '0', startedAt: 1 });
+console.log('claimed');
+setTimeout(() => { throw new Error('boom'); }, 10);`;
+    const r = spawnSync(process.execPath, [tsx, '--eval', script], { encoding: 'utf8', timeout: 30_000 });
+    expect({ code: r.status, out: r.stdout.trim(), boom: /boom/.test(r.stderr) }).toEqual({
+      code: 1,
+      out: 'claimed',
+      boom: true,
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('release() removes the file only while it is still ours', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orca-rt-'));
+    const path = join(dir, 'runtime.json');
+    const claim = acquireRuntimeFile(path, info(process.pid));
+    writeFileSync(path, JSON.stringify({ ...info(process.pid), startedAt: 2 }));
+    claim.release();
+    expect(readRuntimeInfo(path)?.startedAt).toBe(2);
   });
 });

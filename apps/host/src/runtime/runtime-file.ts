@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { DATA_FILE_MODE } from '../constants.ts';
@@ -58,28 +58,22 @@ export interface RuntimeClaim {
 /**
  * Single-instance guard: publishes `runtime.json` atomically with `link(2)` (fails if the file
  * exists). A file naming a live pid refuses with `ORCA_HOST_ALREADY_RUNNING`; a stale one (dead pid
- * or unreadable) is taken over.
+ * or unreadable) is taken over. The claim is released by `release()` and, failing that, when the
+ * process exits (uncaught errors included). When the directory turned read-only and the file
+ * cannot be removed, it is emptied through the descriptor opened at claim time, so no reader
+ * takes it for a live host.
  */
 export function acquireRuntimeFile(path: string, info: RuntimeInfo): RuntimeClaim {
   const tmp = join(dirname(path), `.runtime-${process.pid}-${randomUUID()}.tmp`);
-  writeFileSync(tmp, `${JSON.stringify(info)}\n`, { mode: DATA_FILE_MODE });
+  const fd = openSync(tmp, 'wx+', DATA_FILE_MODE);
+  let linked = false;
   try {
+    writeSync(fd, `${JSON.stringify(info)}\n`);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
         linkSync(tmp, path);
-        return {
-          info,
-          release() {
-            const current = readRuntimeInfo(path);
-            if (current && current.pid === info.pid && current.startedAt === info.startedAt) {
-              try {
-                unlinkSync(path);
-              } catch {
-                // already gone
-              }
-            }
-          },
-        };
+        linked = true;
+        return claimOf(path, info, fd);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
@@ -100,10 +94,41 @@ export function acquireRuntimeFile(path: string, info: RuntimeInfo): RuntimeClai
     }
     throw new HostError('ORCA_HOST_ALREADY_RUNNING', `could not claim ${path}: another host keeps racing for it`);
   } finally {
+    if (!linked) closeSync(fd);
     try {
       unlinkSync(tmp);
     } catch {
       // nothing to clean
     }
   }
+}
+
+function claimOf(path: string, info: RuntimeInfo, fd: number): RuntimeClaim {
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    process.off('exit', release);
+    const current = readRuntimeInfo(path);
+    if (current && current.pid === info.pid && current.startedAt === info.startedAt) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // Why: a read-only directory refuses the unlink, but the descriptor opened before still
+        // writes; an empty runtime.json reads as stale. Only our own inode is touched.
+        try {
+          ftruncateSync(fd, 0);
+        } catch {
+          // nothing more we can do; the dead pid marks it stale
+        }
+      }
+    }
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+  };
+  process.on('exit', release);
+  return { info, release };
 }
