@@ -58,8 +58,20 @@ describe('attack: fill the disk through the hook listener', () => {
     for (let i = 140; i < 150; i += 1) {
       writeFileSync(bodyFile, JSON.stringify({ paneKey: fakeKey(i), payload: { hook_event_name: 'Stop', blob } }));
       const curl = spawnSync('curl', [
-        '-sS', '-o', '/dev/null', '-w', '%{http_code}', '-X', 'POST', `http://127.0.0.1:${port}/hook/claude`,
-        '-H', `X-Orca-Agent-Hook-Token: ${token}`, '-H', 'Content-Type: application/json', '--data-binary', `@${bodyFile}`,
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '-X',
+        'POST',
+        `http://127.0.0.1:${port}/hook/claude`,
+        '-H',
+        `X-Orca-Agent-Hook-Token: ${token}`,
+        '-H',
+        'Content-Type: application/json',
+        '--data-binary',
+        `@${bodyFile}`,
       ]);
       codes.push(Number(String(curl.stdout)));
     }
@@ -69,7 +81,9 @@ describe('attack: fill the disk through the hook listener', () => {
     host = undefined;
     const afterStop = storeBytes(dataDir);
     const store = openStore(join(dataDir, 'orca.sqlite'));
-    const unknownRows = Array.from({ length: 150 }, (_, i) => store.hookRows(fakeKey(i)).length).reduce((a, b) => a + b);
+    const unknownRows = Array.from({ length: 150 }, (_, i) => store.hookRows(fakeKey(i)).length).reduce(
+      (a, b) => a + b,
+    );
     const kept = store.hookRows(pane.paneKey);
     store.close();
     const log = readFileSync(join(dataDir, 'logs', 'host.log'), 'utf8')
