@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The `pnpm bench` runner: finds every `bench/*.bench.ts` of the workspace's packages (or of the
 // one given with `--package DIR`), runs each with tsx against `src/` (orca-source condition),
-// collects their result lines and prints `name  ours  baseline  ratio  target`.
+// collects their result lines and prints `name  ours  baseline  ratio  target  met`.
+// `--only NAME` runs the bench files named NAME (or containing it). Exit 1 when a bench failed or
+// any row missed its target, after printing every row.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,10 +12,16 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { formatBenchTable, parseBenchLine, targetMet } = await import('./src/report.ts');
+const { benchExitCode, selectBenchFiles } = await import('./src/run-plan.ts');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const only = args.includes('--package') ? path.resolve(args[args.indexOf('--package') + 1] ?? '.') : undefined;
+const onlyBench = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+if (args.includes('--only') && !onlyBench) {
+  console.error('bench: --only expects a bench name (the file name without .bench.ts)');
+  process.exit(2);
+}
 
 function packageDirs() {
   if (only) return [only];
@@ -23,7 +31,7 @@ function packageDirs() {
   });
 }
 
-const files = packageDirs().flatMap((dir) => {
+const allFiles = packageDirs().flatMap((dir) => {
   const benchDir = path.join(dir, 'bench');
   if (!fs.existsSync(benchDir)) return [];
   return fs
@@ -32,6 +40,11 @@ const files = packageDirs().flatMap((dir) => {
     .sort()
     .map((f) => path.join(benchDir, f));
 });
+const files = selectBenchFiles(allFiles, onlyBench);
+if (onlyBench && files.length === 0) {
+  console.error(`bench: no bench named ${JSON.stringify(onlyBench)} (found ${allFiles.length} bench files)`);
+  process.exit(2);
+}
 
 const tsxCli = path.join(path.dirname(fileURLToPath(import.meta.resolve('tsx/package.json'))), 'dist/cli.mjs');
 const results = [];
@@ -60,4 +73,4 @@ if (results.length === 0) {
   const missed = results.filter((r) => targetMet(r) === false).length;
   console.log(`\n${results.length} results, ${missed} missed their target`);
 }
-process.exit(failures ? 1 : 0);
+process.exit(benchExitCode(results, failures));

@@ -69,7 +69,7 @@ export function formatBenchTable(results: readonly BenchResult[]): string {
       formatNumber(r.baseline, r.unit),
       r.ratio.toFixed(3),
       r.target,
-      met === undefined ? '-' : met ? 'yes' : 'NO',
+      met === undefined ? 'info' : met ? 'yes' : 'NO',
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
