@@ -1,6 +1,15 @@
 // Plain JS (with tsup.preset.d.ts) because config loaders externalize workspace links and
 // Node 20 cannot import a .ts file on its own.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'tsup';
+
+// Why: tsup runs in the package's directory; its manifest's version is inlined as
+// `__ORCA_PKG_VERSION__`, so a CLI prints its own version without reading files at run time.
+function packageVersion() {
+  const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
+  return typeof pkg.version === 'string' ? pkg.version : '0.0.0-unknown';
+}
 
 /**
  * The one tsup preset every @orca package reuses: ESM only, declarations on, Node 20 target,
@@ -23,5 +32,6 @@ export function orcaTsup(entry, overrides = {}) {
     splitting: true,
     treeshake: true,
     ...overrides,
+    define: { __ORCA_PKG_VERSION__: JSON.stringify(packageVersion()), ...overrides.define },
   });
 }

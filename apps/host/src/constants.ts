@@ -1,3 +1,5 @@
+import { PACKAGE_VERSION } from './package-version.ts';
+
 /** Mode of the data directory and every directory the host creates in it. */
 export const DATA_DIR_MODE = 0o700;
 /** Mode of every file the host writes in its data directory. */
@@ -52,8 +54,8 @@ export const RPC_TCP_TOKEN_BYTES = 24;
 /** Upper bound on how long `orca demo` may run before it gives up (ms). */
 export const DEMO_TIMEOUT_MS = 120_000;
 
-/** Version of this app, reported by `status.get` and `runtime.json`. */
-export const APP_VERSION = '0.0.0';
+/** Version of this app (its package.json's), reported by `status.get`, `runtime.json` and `--version`. */
+export const APP_VERSION = PACKAGE_VERSION;
 
 /** Status rows (hook + OSC) kept in memory per pane for fusion (rows). */
 export const PANE_STATUS_ROWS_KEPT = 64;

@@ -5,6 +5,7 @@ import { classifyTitle } from '../title/classify-title.ts';
 import { evaluateAll } from './evaluate-all.ts';
 import { type ClassifyFlags, evidenceFromFlags, parseMs, parseRowsJson } from './evidence-from-flags.ts';
 import { titleLine, verdictJson, verdictLine } from './format.ts';
+import { PACKAGE_VERSION } from './package-version.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
 
 /** Where the CLI reads and writes; tests pass their own. */
@@ -94,6 +95,7 @@ async function readInput(flag: string, path: string, read: (p: string) => Promis
 export async function runCli(argv: readonly string[], io: CliIo = nodeIo): Promise<number> {
   const program = new Command('orca-status')
     .description('Fuse hooks, titles, OSC 9999 and the screen into one agent verdict.')
+    .version(PACKAGE_VERSION)
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.stdout(t), writeErr: () => {} });
 

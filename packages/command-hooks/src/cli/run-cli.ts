@@ -3,6 +3,7 @@ import os from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
 import { discoverHooks } from '../discover.ts';
 import { EVENT_PAYLOAD_SCHEMAS, EVENT_TRAITS, isCanonicalEvent } from '../events.ts';
+import { PACKAGE_VERSION } from '../internal/version.ts';
 import { formatZodIssues } from '../internal/zod-issues.ts';
 import type { MergedOutcome } from '../outcome.ts';
 import type { HookRecord } from '../records.ts';
@@ -48,6 +49,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let exitCode: number = CLI_EXIT.ok;
   const program = new Command('orca-command-hooks')
     .description("Run users' Claude Code, Cursor and Orca command hooks")
+    .version(PACKAGE_VERSION)
     .exitOverride()
     // Why: commander's errors quote argv (`unknown option '…'`).
     .configureOutput({ writeOut: (t) => io.stdout(printableBlock(t)), writeErr: (t) => io.stderr(printableBlock(t)) });

@@ -1,6 +1,9 @@
 import { createRequire } from 'node:module';
 
+declare const __ORCA_PKG_VERSION__: string | undefined;
+
 function readVersion(): string {
+  if (typeof __ORCA_PKG_VERSION__ === 'string') return __ORCA_PKG_VERSION__;
   const require = createRequire(import.meta.url);
   // Why: from src/internal/ the manifest is two levels up, from the bundled dist/ one level.
   for (const candidate of ['../../package.json', '../package.json']) {

@@ -5,6 +5,7 @@ import { emitScript } from '../emit/script.ts';
 import { HookTemplatesError } from '../errors.ts';
 import type { InstallIo } from '../install/node-io.ts';
 import { configPath } from '../install/paths.ts';
+import { PACKAGE_VERSION } from '../internal/package-version.ts';
 import { printableField as p, printableBlock, terminalSafeJson } from '../internal/printable.ts';
 import { launcherCommand } from '../launchers/for-agent.ts';
 import { LAUNCHER_FORMS, type LauncherForm } from '../launchers/spec.ts';
@@ -15,8 +16,8 @@ import { formatVerifyReport, VERIFY_SHELLS, verifyHome } from '../verify/verify.
 import { detectAgentVersion, type VersionProbe } from '../versions/agent-version.ts';
 import { type AgentVersionUsed, formatInstallReports, runInstall } from './install-command.ts';
 
-/** Version printed by `--version`. */
-export const CLI_VERSION = '0.0.0';
+/** Version printed by `--version`: this package's own. */
+export const CLI_VERSION = PACKAGE_VERSION;
 
 /** Everything the CLI touches (real ones in `src/cli.ts`). */
 export interface CliIo {

@@ -3,10 +3,12 @@ import { readFileSync } from 'node:fs';
 
 declare const __ORCA_RELAY_PKG_VERSION__: string | undefined;
 declare const __ORCA_RELAY_BUNDLE_SELF__: boolean | undefined;
+declare const __ORCA_PKG_VERSION__: string | undefined;
 
 /** The package version (inlined into the guest bundle at build time). */
 export function relayPackageVersion(): string {
   if (typeof __ORCA_RELAY_PKG_VERSION__ === 'string') return __ORCA_RELAY_PKG_VERSION__;
+  if (typeof __ORCA_PKG_VERSION__ === 'string') return __ORCA_PKG_VERSION__;
   // Why: src/guest/*.ts sits two levels below package.json, built dist/*.js one level.
   for (const rel of ['../../package.json', '../package.json']) {
     try {
