@@ -28,6 +28,7 @@ export { type PaneExit, type PaneProcess, type PaneProcessOptions, spawnPaneProc
 export { createPaneScreen, type PaneScreen, type TitleChange } from './pane/screen.ts';
 export { connectRuntime, RpcCallError, type RuntimeClient } from './rpc/client.ts';
 export { HOST_CAPABILITIES, statusGetResult } from './rpc/methods.ts';
+export { startRuntimeServer } from './rpc/runtime-server.ts';
 export { type DataDirInputs, type DataPaths, dataPaths, ensureDataDir, resolveDataDir } from './runtime/data-dir.ts';
 export {
   acquireRuntimeFile,

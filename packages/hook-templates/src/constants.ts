@@ -29,6 +29,12 @@ export const BOUNDED_READER_IDLE_S = 1.5;
 export const ENDPOINT_MAX_LINES = 64;
 /** Most digits of ORCA_AGENT_HOOK_PORT. */
 export const ENDPOINT_PORT_MAX_DIGITS = 5;
+/**
+ * Every character ORCA_AGENT_HOOK_TOKEN may contain (`[A-Za-z0-9._-]`), spelled out because a
+ * shell `case` range depends on the locale. A token with any other byte (a CR/LF would inject a
+ * header into curl's request) is treated as absent: the script exits 0 without a request.
+ */
+export const HOOK_TOKEN_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-';
 /** Spool file is no longer appended to at or past this size, in bytes (5 MiB). */
 export const SPOOL_MAX_BYTES = 5 * 1024 * 1024;
 /** A spool file untouched this long is reset, in days. */

@@ -7,6 +7,26 @@
 export const MAX_HOOK_BODY_BYTES = 1_000_000;
 /** A hook request whose body is incomplete this long after arrival gets 408 and is closed. */
 export const SLOW_CLIENT_TIMEOUT_MS = 5_000;
+/**
+ * Headers of a hook request (also of an idle connection that never sent a byte) must be complete
+ * this long after the connection or the previous response; else the socket is closed.
+ */
+export const HOOK_HEADERS_TIMEOUT_MS = SLOW_CLIENT_TIMEOUT_MS;
+/** A whole hook request (headers and body) must arrive within this long. */
+export const HOOK_REQUEST_TIMEOUT_MS = SLOW_CLIENT_TIMEOUT_MS;
+/** An idle keep-alive hook connection is closed this long after its last response. */
+export const HOOK_KEEP_ALIVE_TIMEOUT_MS = SLOW_CLIENT_TIMEOUT_MS;
+/**
+ * How often the listener sweeps connections for the headers and request timeouts. A stalled
+ * socket is held at most the timeout plus this interval (Node's default of 30 s held them ~22 s).
+ */
+export const HOOK_TIMEOUT_CHECK_INTERVAL_MS = 250;
+/**
+ * Most simultaneous connections to one hook listener; further ones are closed at once (counted as
+ * `connections`). Hook scripts open one short connection per event, so 256 covers hundreds of
+ * panes firing together while bounding the sockets an idle-connection flood can pin.
+ */
+export const MAX_HOOK_CONNECTIONS = 256;
 /** Deepest nesting allowed in a hook payload (objects and arrays). */
 export const MAX_PAYLOAD_JSON_DEPTH = 64;
 /** Most structural JSON tokens (`{}[],:` outside strings) in one parsed text. */

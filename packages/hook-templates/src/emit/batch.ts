@@ -1,5 +1,5 @@
 import type { ExtraField, ProtocolOutput } from '../agents/descriptor.ts';
-import { CURL_CONNECT_TIMEOUT_S, ENDPOINT_PORT_MAX_DIGITS } from '../constants.ts';
+import { CURL_CONNECT_TIMEOUT_S, ENDPOINT_PORT_MAX_DIGITS, HOOK_TOKEN_CHARS } from '../constants.ts';
 import { HookTemplatesError } from '../errors.ts';
 import { ENV_NAME_RE } from '../internal/sh-quote.ts';
 import type { Plan, Step } from '../plan/types.ts';
@@ -110,8 +110,28 @@ function endpointSubroutine(): string[] {
   ];
 }
 
+/**
+ * Exit unread unless ORCA_AGENT_HOOK_TOKEN is one run of {@link HOOK_TOKEN_CHARS}, before any
+ * line expands the raw token (a `"` with `&` in it would run a command; a LF truncates the line,
+ * leaving curl with a partial header). The copy replaces `"` in the same expansion, so the line
+ * stays quoted; a LF that truncates it also drops the `& set "orca_tok_ok=1"` sentinel (fail
+ * closed); the value is then checked like an endpoint value (FOR tokens over the allowed
+ * characters). Why not `!TOKEN:a=!`: wine's cmd does not substitute in delayed expansion. cmd
+ * strips a CR during expansion, here and on the curl line alike, so a lone CR cannot reach curl.
+ */
+function tokenGuardLines(): string[] {
+  return [
+    'if not defined ORCA_AGENT_HOOK_TOKEN exit /b 0',
+    'set "orca_tok_ok="',
+    'set "orca_tok=%ORCA_AGENT_HOOK_TOKEN:"=#%" & set "orca_tok_ok=1"',
+    'if not defined orca_tok_ok exit /b 0',
+    `for /f "tokens=2 delims=${HOOK_TOKEN_CHARS}" %%X in ("#.%orca_tok%") do exit /b 0`,
+  ];
+}
+
 function guardLines(): string[] {
   return [
+    ...tokenGuardLines(),
     'if "%ORCA_AGENT_HOOK_PORT%"=="" exit /b 0',
     'if "%ORCA_AGENT_HOOK_TOKEN%"=="" exit /b 0',
     'if "%ORCA_PANE_KEY%"=="" exit /b 0',

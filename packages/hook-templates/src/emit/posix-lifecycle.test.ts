@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, jsonPayload, tempDir, writeScripts } from '../../test/support/fixtures.ts';
 import { type RunResult, runProcess } from '../../test/support/run.ts';
@@ -31,6 +33,15 @@ function paneEnv(port: number, token: string, extra: Record<string, string> = {}
   });
 }
 
+/** A HOME whose `~/.local/share/orca/agent-hooks/endpoint.env` points at `port` with `token`. */
+function homeWithDefaultEndpoint(port: number, token: string): string {
+  const home = tempDir('orca-ht-noenv-home-');
+  const dir = join(home, '.local', 'share', 'orca', 'agent-hooks');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'endpoint.env'), `ORCA_AGENT_HOOK_PORT=${port}\nORCA_AGENT_HOOK_TOKEN=${token}\n`);
+  return home;
+}
+
 function protocolStdout(agent: AgentId): string {
   const line = protocolLineFor(AGENTS[agent], undefined);
   return line === null ? '' : `${line}\n`;
@@ -55,16 +66,19 @@ describe.each(shells.map((s) => [s.name, s] as const))('POSIX lifecycle under %s
 
   it('no Orca env: drains several MiB, exit 0, only the protocol line, no request', async () => {
     const token = `none-${tokenSeq++}`;
+    // Why: a request needs somewhere to go; the host's default endpoint file in HOME names the
+    // recording server, so a script that posted without Orca env would be seen.
+    const home = homeWithDefaultEndpoint(server.port, token);
+    const before = server.requests.length;
     const results = await pool(
       AGENT_IDS.map(
         (agent) => async () =>
-          [
-            agent,
-            await run(agent, cleanEnv({ ORCA_TEST_TOKEN: token }), agent === 'codex' ? bigPayload : onePayload),
-          ] as const,
+          [agent, await run(agent, cleanEnv({ HOME: home }), agent === 'codex' ? bigPayload : onePayload)] as const,
       ),
     );
     for (const [agent, r] of results) clean(r, agent);
+    expect(server.requests.slice(before)).toEqual([]);
+    expect(server.byToken(token)).toEqual([]);
   });
 
   it('dead port with the full env: exit 0, drained, silent', async () => {

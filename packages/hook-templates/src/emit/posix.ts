@@ -1,5 +1,5 @@
 import type { ExtraField, ProtocolOutput } from '../agents/descriptor.ts';
-import { CURL_CONNECT_TIMEOUT_S, ENDPOINT_PORT_MAX_DIGITS } from '../constants.ts';
+import { CURL_CONNECT_TIMEOUT_S, ENDPOINT_PORT_MAX_DIGITS, HOOK_TOKEN_CHARS } from '../constants.ts';
 import { HookTemplatesError } from '../errors.ts';
 import { ENV_NAME_RE, isEchoSafe, shSingleQuote } from '../internal/sh-quote.ts';
 import type { Plan, Step } from '../plan/types.ts';
@@ -162,6 +162,10 @@ function guardLines(onFail: string): string[] {
     `  *[!0123456789]*) ${onFail}; exit 0 ;;`,
     'esac',
     `[ "\${#ORCA_AGENT_HOOK_PORT}" -le ${ENDPOINT_PORT_MAX_DIGITS} ] || { ${onFail}; exit 0; }`,
+    // Why: a token byte outside the set (CR/LF above all) would end up inside curl's header line.
+    'case $ORCA_AGENT_HOOK_TOKEN in',
+    `  *[!${HOOK_TOKEN_CHARS}]*) ${onFail}; exit 0 ;;`,
+    'esac',
   ];
 }
 

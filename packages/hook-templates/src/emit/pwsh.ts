@@ -56,6 +56,8 @@ const ENDPOINT_LINES = [
 const GUARD_LINES = [
   'if (-not $env:ORCA_AGENT_HOOK_PORT -or -not $env:ORCA_AGENT_HOOK_TOKEN -or -not $env:ORCA_PANE_KEY) { exit 0 }',
   `if ($env:ORCA_AGENT_HOOK_PORT -cnotmatch '^[0-9]{1,5}$') { exit 0 }`,
+  // Why: \A…\z, not ^…$: .NET's $ also matches before a final newline, which would let "tok\n" pass.
+  `if ($env:ORCA_AGENT_HOOK_TOKEN -cnotmatch '\\A[A-Za-z0-9._-]+\\z') { exit 0 }`,
 ];
 
 /**

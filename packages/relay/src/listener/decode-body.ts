@@ -1,3 +1,4 @@
+import { parse as parseContentType } from 'content-type';
 import { MAX_PAYLOAD_JSON_DEPTH } from '../constants.ts';
 import { parseLimitedJson, stripBom } from './json-limits.ts';
 import type { BodyDropReason } from './types.ts';
@@ -31,24 +32,51 @@ function decodeMeta(meta: string, encoding: string | undefined): Record<string, 
   return out;
 }
 
+/** How a hook body is parsed: by its media type, never by sniffing. */
+export type HookBodyKind = 'json' | 'form';
+
+/**
+ * The body kind of a `Content-Type` header: `application/json` → JSON (envelope, or payload with
+ * the raw-json-v1 meta header), `application/x-www-form-urlencoded` → form; parameters such as
+ * `charset` are allowed. Anything else, or no header, → `undefined` (dropped as `content-type`).
+ *
+ * @example
+ * hookBodyKind('application/json; charset=utf-8') // 'json'
+ * hookBodyKind('text/plain') // undefined
+ */
+export function hookBodyKind(contentType: string | undefined): HookBodyKind | undefined {
+  if (contentType === undefined) return undefined;
+  let type: string;
+  try {
+    type = parseContentType(contentType).type;
+  } catch {
+    return undefined;
+  }
+  if (type === 'application/json') return 'json';
+  if (type === 'application/x-www-form-urlencoded') return 'form';
+  return undefined;
+}
+
 /**
  * Decode a hook POST body in one of its three forms: form-urlencoded, `raw-json-v1` (JSON
- * payload + base64 meta header) or the JSON envelope. Never throws.
+ * payload + base64 meta header) or the JSON envelope; any other media type is `content-type`.
+ * Never throws.
  *
  * @example
  * decodeHookBody({ contentType: 'application/json', body: Buffer.from('{"paneKey":"…","payload":{}}') })
  */
 export function decodeHookBody(input: HookBodyInput): DecodedHookBody {
+  const kind = hookBodyKind(input.contentType);
+  if (kind === undefined) return { ok: false, reason: 'content-type' };
   const text = stripBom(Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength).toString('utf8'));
-  const ct = (input.contentType ?? '').toLowerCase();
-  if (ct.includes('x-www-form-urlencoded')) {
+  if (kind === 'form') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of new URLSearchParams(text)) {
       if (!Object.hasOwn(out, k)) out[k] = v;
     }
     return { ok: true, body: out };
   }
-  if (ct.includes('application/json') && input.meta !== undefined) {
+  if (input.meta !== undefined) {
     const meta = decodeMeta(input.meta, input.metaEncoding);
     if (meta === undefined) return { ok: false, reason: 'meta' };
     const parsed =

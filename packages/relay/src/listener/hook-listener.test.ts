@@ -77,7 +77,7 @@ describe('pipeline rows', () => {
     await httpRequest(port, {
       path: '/hook/grok',
       headers: json,
-      body: JSON.stringify({ paneKey: ` ${PANE} `, tabId: 'tab-1', grokHome: '/h', payload: { hookType: 'x' } }),
+      body: JSON.stringify({ paneKey: PANE, tabId: 'tab-1', grokHome: '/h', payload: { hookType: 'x' } }),
     });
     expect(events).toEqual([
       {

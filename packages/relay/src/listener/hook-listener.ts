@@ -1,8 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { MAX_HOOK_BODY_BYTES, SLOW_CLIENT_TIMEOUT_MS } from '../constants.ts';
+import {
+  HOOK_HEADERS_TIMEOUT_MS,
+  HOOK_KEEP_ALIVE_TIMEOUT_MS,
+  HOOK_REQUEST_TIMEOUT_MS,
+  HOOK_TIMEOUT_CHECK_INTERVAL_MS,
+  MAX_HOOK_BODY_BYTES,
+  MAX_HOOK_CONNECTIONS,
+  SLOW_CLIENT_TIMEOUT_MS,
+} from '../constants.ts';
 import { RelayError } from '../errors.ts';
-import { decodeHookBody } from './decode-body.ts';
+import { decodeHookBody, hookBodyKind } from './decode-body.ts';
 import { HOOK_SOURCES, type HookSource } from './sources.ts';
 import { tokenMatches } from './token.ts';
 import { type DropReason, type HookEvent, type RelayClock, type RelayLog, silentLog, systemClock } from './types.ts';
@@ -41,6 +49,7 @@ export interface HookListener {
 
 function emptyDrops(): Record<DropReason, number> {
   return {
+    connections: 0,
     route: 0,
     auth: 0,
     'too-large': 0,
@@ -52,6 +61,7 @@ function emptyDrops(): Record<DropReason, number> {
     field: 0,
     payload: 0,
     meta: 0,
+    'content-type': 0,
   };
 }
 
@@ -60,15 +70,21 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
+/**
+ * Sockets that got a refusal. Why: Node parses pipelined requests as they arrive, so a request
+ * sent after a refused one on the same socket would still reach the handler (and be stored) even
+ * though its client never sees a 2xx; such requests are ignored and the socket is closed.
+ */
+const refusedSockets = new WeakSet<Socket>();
+
 function reply(res: ServerResponse, status: number, close: boolean): void {
+  const sock = res.socket;
+  if (close && sock) refusedSockets.add(sock);
   if (res.headersSent || res.writableEnded) return;
   if (close) res.setHeader('Connection', 'close');
   res.statusCode = status;
   res.end();
-  if (close) {
-    const sock = res.socket;
-    res.on('finish', () => sock?.destroySoon());
-  }
+  if (close) res.on('finish', () => sock?.destroySoon());
 }
 
 /**
@@ -99,6 +115,10 @@ export function createHookListener(options: HookListenerOptions): HookListener {
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (refusedSockets.has(req.socket)) {
+      req.socket.destroy();
+      return;
+    }
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const pathname = q < 0 ? url : url.slice(0, q);
@@ -117,6 +137,12 @@ export function createHookListener(options: HookListenerOptions): HookListener {
     if (declared !== undefined && Number(declared) > MAX_HOOK_BODY_BYTES) {
       drop('too-large');
       reply(res, 413, true);
+      return;
+    }
+    // Why: only JSON and form bodies are parsed; anything else fails open (204) unread, and closes.
+    if (hookBodyKind(header(req, 'content-type')) === undefined) {
+      drop('content-type');
+      reply(res, 204, true);
       return;
     }
     const chunks: Buffer[] = [];
@@ -151,6 +177,7 @@ export function createHookListener(options: HookListenerOptions): HookListener {
     req.on('end', () => {
       if (done) return;
       finish();
+      if (refusedSockets.has(req.socket)) return;
       const decoded = decodeHookBody({
         contentType: header(req, 'content-type'),
         meta: header(req, 'x-orca-agent-hook-meta'),
@@ -172,22 +199,38 @@ export function createHookListener(options: HookListenerOptions): HookListener {
     });
   };
 
-  const server: Server = createServer({ requestTimeout: 0 }, (req, res) => {
-    try {
-      handle(req, res);
-    } catch (err) {
-      log.error(`[hook-listener] request failed: ${err instanceof Error ? err.message : String(err)}`);
-      reply(res, 204, true);
-    }
-  });
-  server.headersTimeout = SLOW_CLIENT_TIMEOUT_MS;
+  const server: Server = createServer(
+    {
+      headersTimeout: HOOK_HEADERS_TIMEOUT_MS,
+      requestTimeout: HOOK_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: HOOK_TIMEOUT_CHECK_INTERVAL_MS,
+    },
+    (req, res) => {
+      try {
+        handle(req, res);
+      } catch (err) {
+        log.error(`[hook-listener] request failed: ${err instanceof Error ? err.message : String(err)}`);
+        reply(res, 204, true);
+      }
+    },
+  );
+  server.keepAliveTimeout = HOOK_KEEP_ALIVE_TIMEOUT_MS;
+  server.maxConnections = MAX_HOOK_CONNECTIONS;
+  server.on('drop', () => drop('connections'));
   server.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    if (timedOut) drop('timeout');
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.end(`HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
+    // Why: end() only half-closes; a client that never reads would keep the socket (and a cap slot).
+    socket.destroySoon();
   });
 
   const listen = (port: number): Promise<number> =>

@@ -33,6 +33,7 @@ export interface RelayedEvent extends HookEvent {
 
 /** Why the listener refused or dropped a request (every one is counted). */
 export const DROP_REASONS = [
+  'connections',
   'route',
   'auth',
   'too-large',
@@ -44,13 +45,14 @@ export const DROP_REASONS = [
   'field',
   'payload',
   'meta',
+  'content-type',
 ] as const;
 
 /** One drop reason. */
 export type DropReason = (typeof DROP_REASONS)[number];
 
 /** Reasons a body (or relayed envelope) fails decoding or validation. */
-export type BodyDropReason = Exclude<DropReason, 'route' | 'auth' | 'too-large' | 'timeout'>;
+export type BodyDropReason = Exclude<DropReason, 'connections' | 'route' | 'auth' | 'too-large' | 'timeout'>;
 
 /** Injected clock: epoch ms plus timers. */
 export interface RelayClock {

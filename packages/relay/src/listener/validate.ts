@@ -20,7 +20,7 @@ export const METADATA_KEYS = [
 type MetadataKey = (typeof METADATA_KEYS)[number];
 
 /**
- * Whether `value` (already trimmed) is a paneKey `<tab>:<uuid v1-5 lowercase>` of ≤ 200 chars.
+ * Whether `value`, exactly as given (nothing trimmed), is a paneKey `<tab>:<uuid v1-5 lowercase>` of ≤ 200 chars.
  *
  * @example
  * isPaneKey('tab-1:123e4567-e89b-12d3-a456-426614174000') // true
@@ -70,9 +70,8 @@ function payloadHookEventName(payload: Record<string, unknown>): string | undefi
  */
 export function validateHookBody(body: unknown): ValidationResult {
   if (!isPlainObject(body)) return { ok: false, reason: 'payload' };
-  const rawKey = body.paneKey;
-  if (typeof rawKey !== 'string') return { ok: false, reason: 'pane-key' };
-  const paneKey = rawKey.trim();
+  // Why: the key is matched as sent, never trimmed: a padded key is not the pane's key (issue 16).
+  const paneKey = body.paneKey;
   if (!isPaneKey(paneKey)) return { ok: false, reason: 'pane-key' };
   const meta: Partial<Record<MetadataKey, string>> = {};
   for (const key of METADATA_KEYS) {
