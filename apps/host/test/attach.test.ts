@@ -47,4 +47,55 @@ describe('orca attach (the real CLI in a real PTY, over terminal.multiplex)', ()
       await host.stop();
     }
   }, 120_000);
+
+  it('the pane takes the attached terminal’s size, follows its resizes, and gets its own size back at detach', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-attach-size-')), 'data');
+    const host = await startOrca(dataDir);
+    const client = await connectRuntime(dataDir);
+    try {
+      const pane = await client.call<PaneView>('terminal.create', { argv: ['/bin/sh', '-i'], cwd: '/' });
+      const paneSize = async (marker: string): Promise<string> => {
+        await client.call('terminal.send', { handle: pane.handle, text: `echo ${marker}=$(stty size)\n` });
+        for (let i = 0; i < 200; i += 1) {
+          const shown = await client.call<PaneView>('terminal.show', { handle: pane.handle });
+          const found = shown.tail?.match(new RegExp(`${marker}=(\\d+ \\d+)`))?.[1];
+          if (found !== undefined) return found;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error(`no stty size for ${marker}`);
+      };
+      const own = await paneSize('own');
+      const attach = pty.spawn(
+        process.execPath,
+        [TSX_CLI, '--conditions=orca-source', CLI_ENTRY, '--data-dir', dataDir, 'attach', pane.handle],
+        {
+          cols: 100,
+          rows: 30,
+          cwd: '/',
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' },
+        },
+      );
+      let screen = '';
+      attach.onData((d) => {
+        screen += d;
+      });
+      const exited = new Promise<number>((resolve) => attach.onExit((e) => resolve(e.exitCode)));
+      await until('the snapshot', () => screen.includes(`own=${own}`));
+      await new Promise((r) => setTimeout(r, 300));
+      attach.write('echo attached=$(stty size)\r');
+      await until('the attached size inside the pane', () => screen.includes('attached=30 100')).catch((e) => {
+        throw new Error(`${(e as Error).message}; attach screen: ${JSON.stringify(screen.slice(-600))}`);
+      });
+      attach.resize(90, 25);
+      await new Promise((r) => setTimeout(r, 300));
+      attach.write('echo resized=$(stty size)\r');
+      await until('the resized size inside the pane', () => screen.includes('resized=25 90'));
+      attach.write('\x1d');
+      expect(await exited).toBe(0);
+      expect(await paneSize('after')).toBe(own);
+    } finally {
+      client.close();
+      await host.stop();
+    }
+  }, 120_000);
 });

@@ -29,10 +29,17 @@ export async function runAttach(client: RuntimeClient, handle: string, io: CliIo
   });
   client.socket.on('close', () => done(EXIT_OK));
   const viewport = stdout.isTTY ? { cols: stdout.columns, rows: stdout.rows } : undefined;
-  const streamId = terminal.subscribe({
+  let streamId = 0;
+  const claimSize = (): void => {
+    if (stdout.isTTY && streamId !== 0) terminal.claimViewport(streamId, stdout.columns, stdout.rows);
+  };
+  streamId = terminal.subscribe({
     terminal: handle,
     ...(viewport ? { viewport } : {}),
     sink: {
+      // Why: a desktop client's plain Resize only registers geometry; the pane takes this
+      // terminal's size through a viewport claim, released when the attach ends.
+      onSubscribed: () => claimSize(),
       onSnapshot: (s) => {
         stdout.write(s.route === 'recovery' ? `\x1b[2J\x1b[H${s.data}` : s.data);
       },
@@ -55,9 +62,7 @@ export async function runAttach(client: RuntimeClient, handle: string, io: CliIo
     }
     terminal.input(streamId, chunk.toString('utf8'));
   };
-  const onResize = (): void => {
-    terminal.resize(streamId, stdout.columns, stdout.rows);
-  };
+  const onResize = (): void => claimSize();
   if (stdin.isTTY) stdin.setRawMode(true);
   stdin.on('data', onInput);
   stdout.on('resize', onResize);

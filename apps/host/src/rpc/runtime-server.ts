@@ -22,6 +22,7 @@ export function paneTerminalBackend(host: Host): TerminalBackend {
       } catch {
         return null;
       }
+      let claim: { before: { cols: number; rows: number }; cols: number; rows: number } | null = null;
       return {
         get cols() {
           return pane.screen.cols;
@@ -34,8 +35,22 @@ export function paneTerminalBackend(host: Host): TerminalBackend {
           pane.write(data);
           return true;
         },
+        // Why: with desktopViewportClaims only a claim reaches here (plain Resize only registers
+        // geometry); the size before this port's first claim comes back when its stream ends.
         resize(cols, rows) {
+          if (pane.exit) return;
+          claim ??= { before: { cols: pane.screen.cols, rows: pane.screen.rows }, cols, rows };
+          claim.cols = cols;
+          claim.rows = rows;
           pane.resize(cols, rows);
+        },
+        release() {
+          const c = claim;
+          claim = null;
+          if (!c || pane.exit) return;
+          // Why: a later claimant (another attach) owns the size now; leave it alone.
+          if (pane.screen.cols !== c.cols || pane.screen.rows !== c.rows) return;
+          pane.resize(c.before.cols, c.before.rows);
         },
         serialize({ scrollbackRows }) {
           return {

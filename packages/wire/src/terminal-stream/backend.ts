@@ -23,6 +23,11 @@ export interface TerminalPort {
   onOutput(listener: (data: string) => void): () => void;
   /** The backend can report source byte ranges (enables `ackOutputSourceRanges`). */
   readonly sourceRanges?: boolean;
+  /**
+   * The stream ended (Unsubscribe, or its connection closed): a size this port claimed is released,
+   * so the backend may restore what was there before. Called at most once.
+   */
+  release?(): void;
 }
 
 /** The host's terminals, by handle. */

@@ -81,7 +81,10 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
   function close(): void {
     if (closed) return;
     closed = true;
-    for (const s of streams.values()) s.stopOutput();
+    for (const s of streams.values()) {
+      s.stopOutput();
+      releasePort(s);
+    }
     streams.clear();
   }
 
@@ -238,8 +241,17 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
     stream.stopOutput = port.onOutput((data) => onOutput(stream, data));
   }
 
+  function releasePort(stream: HostStream): void {
+    try {
+      stream.port.release?.();
+    } catch {
+      // Why: a backend's release must not take the connection down with it.
+    }
+  }
+
   function unsubscribe(stream: HostStream): void {
     stream.stopOutput();
+    releasePort(stream);
     streams.delete(stream.id);
     flow.removeStream(stream.id);
     options.emit({ type: 'end', streamId: stream.id });
