@@ -54,3 +54,32 @@ describe('createPaneScreen', () => {
     expect(screen.renderedRows()).toEqual(before.rendered);
   });
 });
+
+describe('the attach snapshot of a pane screen', () => {
+  it('stays within maxBytes: drops the scrollback first, then keeps the newest plain rows, flagged', async () => {
+    const screen = createPaneScreen({ cols: 40, rows: 5 });
+    for (let i = 0; i < 30; i += 1) screen.write(`\x1b[3${i % 8}mline ${i}\x1b[0m\r\n`);
+    await screen.settled();
+    const whole = screen.snapshot({ scrollbackRows: 100, maxBytes: 1_000_000 });
+    expect(whole.truncatedByByteBudget).toBeUndefined();
+    expect(whole.data).toContain('line 0');
+    const viewportOnly = screen.snapshot({ scrollbackRows: 100, maxBytes: Buffer.byteLength(whole.data) - 1 });
+    expect(viewportOnly.data).not.toContain('line 0');
+    expect(viewportOnly.data).toContain('line 29');
+    for (const maxBytes of [40, 12, 0]) {
+      const tight = screen.snapshot({ scrollbackRows: 100, maxBytes });
+      expect(tight.truncatedByByteBudget).toBe(true);
+      expect(Buffer.byteLength(tight.data)).toBeLessThanOrEqual(maxBytes);
+    }
+  });
+
+  it('an exited (frozen) pane answers with the same final screen it had', async () => {
+    const screen = createPaneScreen({ cols: 30, rows: 4 });
+    screen.write('\x1b[?1049h\x1b[1;31mbold red\x1b[0m\x1b[3;5H');
+    await screen.settled();
+    const live = screen.snapshot({ scrollbackRows: 0, maxBytes: 100_000 });
+    screen.freeze();
+    expect(screen.snapshot({ scrollbackRows: 0, maxBytes: 100_000 })).toEqual(live);
+    expect(live.data).toContain('\x1b[?1049h');
+  });
+});

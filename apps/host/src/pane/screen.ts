@@ -1,3 +1,4 @@
+import { SerializeAddon } from '@xterm/addon-serialize';
 import xtermHeadless from '@xterm/headless';
 import { EXITED_PANE_SNAPSHOT_LINES, PANE_SCROLLBACK_LINES, PANE_TAIL_MAX_CHARS } from '../constants.ts';
 
@@ -19,8 +20,15 @@ export interface PaneScreen {
   renderedRows(): string[];
   /** The retained raw tail (ANSI included), at most {@link PANE_TAIL_MAX_CHARS}. */
   tail(): string;
-  /** Scrollback + viewport serialised as plain text lines (for snapshots). */
+  /** Scrollback + viewport serialised as plain text lines. */
   serialize(maxRows: number): string;
+  /**
+   * The attach snapshot: viewport plus `scrollbackRows` of scrollback as terminal input that
+   * rebuilds the screen — colours, attributes, cursor position, modes, the alternate screen
+   * (`@xterm/addon-serialize`). Over `maxBytes` it drops the scrollback, then falls back to the last
+   * plain rows that fit (`truncatedByByteBudget`). An exited pane answers with its final screen.
+   */
+  snapshot(opts: { scrollbackRows: number; maxBytes: number }): { data: string; truncatedByByteBudget?: true };
   readonly cols: number;
   readonly rows: number;
   title(): TitleChange | null;
@@ -42,6 +50,8 @@ export interface PaneScreen {
 /** The final screen of an exited pane: plain strings, no emulator. */
 interface FrozenScreen {
   readonly rendered: readonly string[];
+  /** The final viewport as terminal input (no scrollback). */
+  readonly ansi: string;
   readonly lines: readonly string[];
   readonly cols: number;
   readonly rows: number;
@@ -87,6 +97,16 @@ export function createPaneScreen(opts: {
   const term = (): InstanceType<typeof Terminal> => {
     if (!emulator) throw new Error('the pane screen is frozen');
     return emulator;
+  };
+  // Why: the addon holds its terminal; it is dropped with the emulator at freeze.
+  let serializer: SerializeAddon | null = new SerializeAddon();
+  term().loadAddon(serializer);
+  // Why: the addon places the cursor with relative moves, one cell off after a full-width last row
+  // (the pending-wrap state); an absolute move at the end puts it exactly where the emulator has it.
+  const serialized = (scrollback: number): string => {
+    const buffer = term().buffer.active;
+    const text = serializer?.serialize({ scrollback }) ?? '';
+    return `${text}\x1b[${buffer.cursorY + 1};${buffer.cursorX + 1}H`;
   };
   term().onTitleChange((text) => {
     lastTitle = { text, at: writeTimes[0] ?? now() };
@@ -141,6 +161,17 @@ export function createPaneScreen(opts: {
     tail() {
       return tail.length > PANE_TAIL_MAX_CHARS ? tail.slice(-PANE_TAIL_MAX_CHARS) : tail;
     },
+    snapshot({ scrollbackRows, maxBytes }) {
+      const fits = (text: string) => Buffer.byteLength(text) <= maxBytes;
+      const full = frozen ? frozen.ansi : serialized(scrollbackRows);
+      if (fits(full)) return { data: full };
+      const viewport = frozen || scrollbackRows === 0 ? full : serialized(0);
+      if (fits(viewport)) return { data: viewport };
+      // Why: one budget holds for any screen; the newest plain rows are what a reader needs most.
+      let plain = this.serialize(this.rows);
+      while (plain.length > 0 && !fits(plain)) plain = plain.slice(plain.indexOf('\n') + 1 || plain.length);
+      return { data: plain, truncatedByByteBudget: true };
+    },
     serialize(maxRows) {
       const lines = frozen ? frozen.lines.slice(Math.max(0, frozen.lines.length - maxRows)) : liveLines(maxRows);
       while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -161,6 +192,7 @@ export function createPaneScreen(opts: {
       if (frozen) return;
       frozen = Object.freeze({
         rendered: Object.freeze(liveRendered()),
+        ansi: flatCopy(serialized(0)),
         lines: Object.freeze(liveLines(EXITED_PANE_SNAPSHOT_LINES)),
         cols: term().cols,
         rows: term().rows,
@@ -170,6 +202,8 @@ export function createPaneScreen(opts: {
       writeTimes.length = 0;
       // Why: nothing is left to parse; a waiter still queued must not hang on a disposed emulator.
       for (const w of waiters.splice(0)) w.resolve();
+      serializer?.dispose();
+      serializer = null;
       term().dispose();
       // Why: the methods' closure would otherwise keep the disposed emulator's buffers alive.
       emulator = null;

@@ -52,11 +52,13 @@ export function paneTerminalBackend(host: Host): TerminalBackend {
           if (pane.screen.cols !== c.cols || pane.screen.rows !== c.rows) return;
           pane.resize(c.before.cols, c.before.rows);
         },
-        serialize({ scrollbackRows }) {
+        serialize({ scrollbackRows, maxBytes }) {
+          const snapshot = pane.screen.snapshot({ scrollbackRows, maxBytes });
           return {
-            data: pane.screen.serialize(scrollbackRows + pane.screen.rows),
+            data: snapshot.data,
             cols: pane.screen.cols,
             rows: pane.screen.rows,
+            ...(snapshot.truncatedByByteBudget ? { truncatedByByteBudget: true } : {}),
           };
         },
         onOutput: (listener) => pane.onOutput(listener),
