@@ -98,4 +98,45 @@ describe('orca attach (the real CLI in a real PTY, over terminal.multiplex)', ()
       await host.stop();
     }
   }, 120_000);
+
+  it('strips OSC 52 (clipboard) from the pane unless --allow-clipboard is given', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-attach-clip-')), 'data');
+    const host = await startOrca(dataDir);
+    const client = await connectRuntime(dataDir);
+    try {
+      const pane = await client.call<PaneView>('terminal.create', {
+        argv: ['/bin/sh', '-c', "while :; do printf 'clip\\033]52;c;c2VjcmV0\\007board\\n'; sleep 0.1; done"],
+        cwd: '/',
+      });
+      const attachOnce = async (extra: string[]): Promise<string> => {
+        const attach = pty.spawn(
+          process.execPath,
+          [TSX_CLI, '--conditions=orca-source', CLI_ENTRY, '--data-dir', dataDir, 'attach', ...extra, pane.handle],
+          {
+            cols: 80,
+            rows: 24,
+            cwd: '/',
+            env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' },
+          },
+        );
+        let screen = '';
+        attach.onData((d) => {
+          screen += d;
+        });
+        const exited = new Promise<number>((resolve) => attach.onExit((e) => resolve(e.exitCode)));
+        await until('live output', () => (screen.match(/board/g) ?? []).length >= 3);
+        attach.write('\x1d');
+        expect(await exited).toBe(0);
+        return screen;
+      };
+      const plain = await attachOnce([]);
+      expect(plain).toContain('clipboard');
+      expect(plain).not.toContain('\x1b]52;');
+      const granted = await attachOnce(['--allow-clipboard']);
+      expect(granted).toContain('\x1b]52;c;c2VjcmV0\x07board');
+    } finally {
+      client.close();
+      await host.stop();
+    }
+  }, 120_000);
 });

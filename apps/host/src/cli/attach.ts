@@ -9,7 +9,12 @@ import { printableField } from './printable.ts';
  * client): the snapshot, then live output to stdout; stdin in raw mode to the pane; terminal
  * resizes forwarded; Ctrl-] detaches (exit 0); the pane exiting ends the attach.
  */
-export async function runAttach(client: RuntimeClient, handle: string, io: CliIo): Promise<number> {
+export async function runAttach(
+  client: RuntimeClient,
+  handle: string,
+  io: CliIo,
+  opts: { allowClipboard?: boolean } = {},
+): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
   let done: (code: number) => void = () => undefined;
@@ -22,7 +27,15 @@ export async function runAttach(client: RuntimeClient, handle: string, io: CliIo
       client.socket.send(bytes, { binary: true });
       return true;
     },
-    call: (method, params) => client.stream(method, params, (event) => terminal.handleEvent(event)),
+    // Why: the clipboard (OSC 52) is an explicit grant of this client; without it the host strips it.
+    call: (method, params) =>
+      client.stream(
+        method,
+        method === 'terminal.multiplex' && opts.allowClipboard === true
+          ? { ...(params as Record<string, unknown>), clipboard: true }
+          : params,
+        (event) => terminal.handleEvent(event),
+      ),
   });
   client.socket.on('message', (data, isBinary) => {
     if (isBinary) terminal.receive(new Uint8Array(data as Buffer));

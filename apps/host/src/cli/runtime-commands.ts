@@ -175,10 +175,11 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
     .command('attach')
     .argument('<handle>')
     .description('interactive attach (raw mode, resize); Ctrl-] detaches')
-    .action(async (handle: string) => {
+    .option('--allow-clipboard', "let the pane set this terminal's clipboard (OSC 52); stripped by default")
+    .action(async (handle: string, o: { allowClipboard?: boolean }) => {
       await withClient(globals, async (c) => {
         await c.call('terminal.show', { handle });
-        state.exit = await runAttach(c, handle, io);
+        state.exit = await runAttach(c, handle, io, { allowClipboard: o.allowClipboard === true });
       });
     });
 

@@ -9,11 +9,16 @@ import { createTerminalHost, type TerminalBackend, type TerminalHost } from '@or
 import { z } from 'zod';
 import { REFUSAL_CODES } from '../errors.ts';
 import type { Host } from '../host/host.ts';
+import { createClipboardFilter } from '../pane/clipboard-filter.ts';
 import { runtimeMethods } from './methods.ts';
 import { type RpcConnection, type RpcSocketServer, startRpcSocketServer } from './socket-server.ts';
 
-/** Builds the terminal backend of `terminal.multiplex` over the host's live panes. */
-export function paneTerminalBackend(host: Host): TerminalBackend {
+/**
+ * Builds the terminal backend of `terminal.multiplex` over the host's live panes. OSC 52
+ * (clipboard) sequences from a pane are removed from the output unless `clipboard` was granted
+ * to this client (`terminal.multiplex` params `{clipboard: true}`, `orca attach --allow-clipboard`).
+ */
+export function paneTerminalBackend(host: Host, grants: { clipboard?: boolean } = {}): TerminalBackend {
   return {
     open(handle) {
       let pane: ReturnType<Host['livePane']>;
@@ -61,7 +66,14 @@ export function paneTerminalBackend(host: Host): TerminalBackend {
             ...(snapshot.truncatedByByteBudget ? { truncatedByByteBudget: true } : {}),
           };
         },
-        onOutput: (listener) => pane.onOutput(listener),
+        onOutput: (listener) => {
+          if (grants.clipboard === true) return pane.onOutput(listener);
+          const filter = createClipboardFilter();
+          return pane.onOutput((data) => {
+            const shown = filter.push(data);
+            if (shown.length > 0) listener(shown);
+          });
+        },
       };
     },
   };
@@ -79,18 +91,17 @@ export async function startRuntimeServer(
   host: Host,
   opts: { runtimeId: string; tcp?: { port: number; token: string } },
 ): Promise<RpcSocketServer> {
-  const backend = paneTerminalBackend(host);
   const terminalHosts = new WeakMap<RpcConnection, TerminalHost>();
   const baseMethods = runtimeMethods(host);
   const multiplexFor = (conn: RpcConnection) =>
     defineMethod({
       name: 'terminal.multiplex',
-      params: z.object({}),
+      params: z.object({ clipboard: z.boolean().optional() }),
       streaming: true,
-      handler: (_p, ctx) =>
+      handler: (p, ctx) =>
         new Promise<null>((resolve) => {
           const terminal = createTerminalHost({
-            backend,
+            backend: paneTerminalBackend(host, { clipboard: p.clipboard === true }),
             send: (bytes) => conn.sendBinary(bytes),
             emit: (event) => ctx.emit(event),
           });
