@@ -139,4 +139,56 @@ describe('orca attach (the real CLI in a real PTY, over terminal.multiplex)', ()
       await host.stop();
     }
   }, 120_000);
+
+  it('orca run --attach creates the pane and attaches at once; after Ctrl-] the pane keeps running', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-run-attach-')), 'data');
+    const host = await startOrca(dataDir);
+    const client = await connectRuntime(dataDir);
+    try {
+      const run = pty.spawn(
+        process.execPath,
+        [
+          TSX_CLI,
+          '--conditions=orca-source',
+          CLI_ENTRY,
+          '--data-dir',
+          dataDir,
+          'run',
+          '--attach',
+          '--cwd',
+          '/',
+          '--',
+          '/bin/sh',
+          '-c',
+          'echo run-attached; read x; echo "got:$x"; sleep 60',
+        ],
+        {
+          cols: 100,
+          rows: 30,
+          cwd: '/',
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' },
+        },
+      );
+      let screen = '';
+      run.onData((d) => {
+        screen += d;
+      });
+      const exited = new Promise<number>((resolve) => run.onExit((e) => resolve(e.exitCode)));
+      await until('the pane on the attached terminal', () => screen.includes('run-attached')).catch((e) => {
+        throw new Error(`${(e as Error).message}: ${JSON.stringify(screen)}`);
+      });
+      expect(screen).toMatch(/attached to pane-[0-9a-f]+/);
+      await new Promise((r) => setTimeout(r, 300));
+      run.write('abc\r');
+      await until('input reached the pane', () => screen.includes('got:abc'));
+      run.write('\x1d');
+      expect(await exited).toBe(0);
+      const { panes } = await client.call<{ panes: PaneView[] }>('terminal.list');
+      expect(panes).toHaveLength(1);
+      expect(panes[0]?.exited ?? null).toBeNull();
+    } finally {
+      client.close();
+      await host.stop();
+    }
+  }, 120_000);
 });

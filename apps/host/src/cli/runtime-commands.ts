@@ -49,21 +49,32 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
     .option('--name <name>', 'pane name')
     .option('--cwd <dir>', 'working directory (default the current one)')
     .option('--guest <name>', 'run inside a guest')
+    .option('--attach', 'attach to the new pane at once (as `orca attach`; Ctrl-] detaches, the pane keeps running)')
+    .option('--allow-clipboard', 'with --attach: let the pane set the clipboard (OSC 52)')
     .argument('<cmd...>', 'command and arguments (after --)')
-    .action(async (cmd: string[], o: { name?: string; cwd?: string; guest?: string }) => {
-      // Why: an empty program name is not "no program": node-pty would quietly start a shell.
-      if (cmd[0] === '') throw new UsageError('orca run: the command is empty; give a program after --');
-      const view = await withClient(globals, (c) =>
-        c.call<PaneView>('terminal.create', {
-          argv: cmd,
-          cwd: o.cwd ?? process.cwd(),
-          ...(o.name ? { name: o.name } : {}),
-          ...(o.guest ? { guest: o.guest } : {}),
-        }),
-      );
-      print(view, view.handle);
-      state.exit = EXIT_OK;
-    });
+    .action(
+      async (
+        cmd: string[],
+        o: { name?: string; cwd?: string; guest?: string; attach?: boolean; allowClipboard?: boolean },
+      ) => {
+        // Why: an empty program name is not "no program": node-pty would quietly start a shell.
+        if (cmd[0] === '') throw new UsageError('orca run: the command is empty; give a program after --');
+        if (o.allowClipboard && !o.attach) throw new UsageError('orca run: --allow-clipboard needs --attach');
+        await withClient(globals, async (c) => {
+          const view = await c.call<PaneView>('terminal.create', {
+            argv: cmd,
+            cwd: o.cwd ?? process.cwd(),
+            ...(o.name ? { name: o.name } : {}),
+            ...(o.guest ? { guest: o.guest } : {}),
+          });
+          state.exit = EXIT_OK;
+          // Why: with --attach the terminal belongs to the pane; the handle goes to stderr so it is not lost.
+          if (!o.attach) return print(view, view.handle);
+          io.err(`orca: attached to ${view.handle} (Ctrl-] detaches)`);
+          state.exit = await runAttach(c, view.handle, io, { allowClipboard: o.allowClipboard === true });
+        });
+      },
+    );
 
   const list = async (): Promise<void> => {
     const { panes } = await withClient(globals, (c) => c.call<{ panes: PaneView[] }>('terminal.list'));
@@ -78,12 +89,28 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
     .action(async (o: { watch?: boolean }) => {
       await list();
       if (!o.watch) return;
-      await withClient(globals, (c) =>
-        c.stream('status.watch', undefined, (change) => {
-          const ch = change as { handle: string; at: number; verdict: PaneView };
-          print(ch, formatStatusChange(ch));
-        }),
-      );
+      await withClient(globals, async (c) => {
+        // Why: stopping a watch is its normal end; Ctrl-C or SIGTERM closes the stream and exits 0.
+        let stopped = false;
+        const stop = (): void => {
+          stopped = true;
+          c.close();
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        try {
+          await c.stream('status.watch', undefined, (change) => {
+            const ch = change as { handle: string; at: number; verdict: PaneView };
+            print(ch, formatStatusChange(ch));
+          });
+        } catch (error) {
+          if (!stopped) throw error;
+        } finally {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+        }
+        state.exit = EXIT_OK;
+      });
     });
 
   const terminal = program.command('terminal').description('one pane');

@@ -83,3 +83,18 @@ describe('the attach snapshot of a pane screen', () => {
     expect(live.data).toContain('\x1b[?1049h');
   });
 });
+
+describe('a snapshot taken while the emulator still parses', () => {
+  it('carries the writes not yet parsed, so nothing between the snapshot and live output is lost', async () => {
+    const screen = createPaneScreen({ cols: 30, rows: 4 });
+    screen.write('first\r\n');
+    await screen.settled();
+    screen.write('\x1b[32msecond\x1b[0m');
+    const snap = screen.snapshot({ scrollbackRows: 0, maxBytes: 100_000 });
+    const replay = createPaneScreen({ cols: 30, rows: 4 });
+    replay.write(snap.data);
+    await Promise.all([screen.settled(), replay.settled()]);
+    expect(replay.renderedRows()).toEqual(screen.renderedRows());
+    expect(screen.renderedRows().slice(0, 2)).toEqual(['first', 'second']);
+  });
+});

@@ -88,6 +88,9 @@ export function createPaneScreen(opts: {
   let lastTitle: TitleChange | null = null;
   // Why: the emulator parses asynchronously; a title's arrival time is when its write arrived.
   const writeTimes: number[] = [];
+  // Why: a snapshot taken while writes are still queued in the emulator must carry them, or the
+  // bytes between the last parse and a new subscriber's live output would be lost.
+  const unparsed: string[] = [];
   let written = 0;
   let parsed = 0;
   // Why: under constant output the queue never drains; a waiter waits only for writes made before it.
@@ -106,7 +109,7 @@ export function createPaneScreen(opts: {
   const serialized = (scrollback: number): string => {
     const buffer = term().buffer.active;
     const text = serializer?.serialize({ scrollback }) ?? '';
-    return `${text}\x1b[${buffer.cursorY + 1};${buffer.cursorX + 1}H`;
+    return `${text}\x1b[${buffer.cursorY + 1};${buffer.cursorX + 1}H${unparsed.join('')}`;
   };
   term().onTitleChange((text) => {
     lastTitle = { text, at: writeTimes[0] ?? now() };
@@ -114,6 +117,7 @@ export function createPaneScreen(opts: {
   });
   const release = (): void => {
     writeTimes.shift();
+    unparsed.shift();
     parsed += 1;
     if (waiters.length === 0) return;
     const ready = waiters.filter((w) => w.upTo <= parsed);
@@ -145,6 +149,7 @@ export function createPaneScreen(opts: {
       if (frozen) return;
       written += 1;
       writeTimes.push(now());
+      unparsed.push(display);
       term().write(display, release);
     },
     resize(cols, rows) {
@@ -200,6 +205,7 @@ export function createPaneScreen(opts: {
       });
       tail = flatCopy(tail.length > PANE_TAIL_MAX_CHARS ? tail.slice(-PANE_TAIL_MAX_CHARS) : tail);
       writeTimes.length = 0;
+      unparsed.length = 0;
       // Why: nothing is left to parse; a waiter still queued must not hang on a disposed emulator.
       for (const w of waiters.splice(0)) w.resolve();
       serializer?.dispose();
