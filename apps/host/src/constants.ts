@@ -25,8 +25,6 @@ export const PANE_TAIL_MAX_CHARS = 16_384;
  * freed (lines); its rendered screen and raw tail are kept whole.
  */
 export const EXITED_PANE_SNAPSHOT_LINES = 200;
-/** Titles remembered per pane with their arrival times (entries). */
-export const PANE_TITLE_HISTORY = 16;
 
 /**
  * Delay between new output/title evidence and the verdict recomputation it triggers (ms); output
@@ -62,6 +60,8 @@ export const PANE_STATUS_ROWS_KEPT = 64;
 
 /** The byte that detaches `orca attach` (Ctrl-]). */
 export const ATTACH_DETACH_BYTE = 0x1d;
+/** After a pane's process exits, how long its attached streams wait for trailing output before they end (ms). */
+export const PANE_EXIT_DRAIN_MS = 100;
 
 /** Longest `dispatch` waits for the agent to show the injected draft before it sends the submit key (ms). */
 export const SUBMIT_ECHO_WAIT_MS = 1_500;

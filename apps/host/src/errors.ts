@@ -61,9 +61,3 @@ export function refusal(code: RefusalCode, message: string, context: Record<stri
 export function isRefusal(error: unknown): error is HostError & { code: RefusalCode } {
   return error instanceof HostError && (REFUSAL_CODES as readonly string[]).includes(error.code);
 }
-
-/** Truncates an echoed outside value to 200 chars for messages. */
-export function echo(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}

@@ -191,4 +191,39 @@ describe('orca attach (the real CLI in a real PTY, over terminal.multiplex)', ()
       await host.stop();
     }
   }, 120_000);
+
+  it('the pane exiting ends the attach with exit 0', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-attach-end-')), 'data');
+    const host = await startOrca(dataDir);
+    const client = await connectRuntime(dataDir);
+    try {
+      const pane = await client.call<PaneView>('terminal.create', {
+        argv: ['/bin/sh', '-c', 'echo short-lived; read x; echo "bye:$x"'],
+        cwd: '/',
+      });
+      const attach = pty.spawn(
+        process.execPath,
+        [TSX_CLI, '--conditions=orca-source', CLI_ENTRY, '--data-dir', dataDir, 'attach', pane.handle],
+        {
+          cols: 80,
+          rows: 24,
+          cwd: '/',
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' },
+        },
+      );
+      let screen = '';
+      attach.onData((d) => {
+        screen += d;
+      });
+      const exited = new Promise<number>((resolve) => attach.onExit((e) => resolve(e.exitCode)));
+      await until('the snapshot', () => screen.includes('short-lived'));
+      await new Promise((r) => setTimeout(r, 300));
+      attach.write('now\r');
+      expect(await exited).toBe(0);
+      expect(screen).toContain('bye:now');
+    } finally {
+      client.close();
+      await host.stop();
+    }
+  }, 120_000);
 });

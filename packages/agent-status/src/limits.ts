@@ -53,8 +53,6 @@ export const OSC_MAX_JSON_TOKENS = 4096;
 export const TUI_IDLE_POLL_INTERVAL_MS = 2000;
 /** Quiet needed before weak evidence satisfies tui-idle. Milliseconds. */
 export const TUI_IDLE_QUIESCENCE_MS = 3000;
-/** Default tui-idle timeout the host applies. Milliseconds. */
-export const TUI_IDLE_DEFAULT_TIMEOUT_MS = 300_000;
 /** Send guard recheck interval while no agent runs. Milliseconds. */
 export const SEND_GUARD_RECHECK_INTERVAL_MS = 150;
 /** Send guard gives up this long after the first check. Milliseconds. */

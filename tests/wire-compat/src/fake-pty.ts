@@ -1,7 +1,17 @@
 import type { TerminalBackend, TerminalPort } from '@orca/wire/terminal-stream';
 
 /** Names of every backend member the current `TerminalPort`/`TerminalBackend` contracts define. */
-const PORT_MEMBERS = new Set(['cols', 'rows', 'write', 'resize', 'serialize', 'onOutput', 'sourceRanges']);
+const PORT_MEMBERS = new Set([
+  'cols',
+  'rows',
+  'write',
+  'resize',
+  'serialize',
+  'onOutput',
+  'sourceRanges',
+  'onEnd',
+  'release',
+]);
 const BACKEND_MEMBERS = new Set(['open']);
 
 /**

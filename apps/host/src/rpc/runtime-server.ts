@@ -7,6 +7,7 @@ import {
 } from '@orca/wire/rpc';
 import { createTerminalHost, type TerminalBackend, type TerminalHost } from '@orca/wire/terminal-stream';
 import { z } from 'zod';
+import { PANE_EXIT_DRAIN_MS } from '../constants.ts';
 import { REFUSAL_CODES } from '../errors.ts';
 import type { Host } from '../host/host.ts';
 import { createClipboardFilter } from '../pane/clipboard-filter.ts';
@@ -48,6 +49,14 @@ export function paneTerminalBackend(host: Host, grants: { clipboard?: boolean } 
           claim.cols = cols;
           claim.rows = rows;
           pane.resize(cols, rows);
+        },
+        onEnd(listener) {
+          let active = true;
+          // Why: a PTY's last output can arrive just after its exit; let it reach the stream first.
+          void pane.exited().then(() => setTimeout(() => active && listener(), PANE_EXIT_DRAIN_MS));
+          return () => {
+            active = false;
+          };
         },
         release() {
           const c = claim;

@@ -29,8 +29,6 @@ export interface PaneStatusInputs {
   readonly readForeground?: () => Promise<string | null>;
   /** The PTY's foreground process group now, or null where unreadable (titles are then always live). */
   readonly readForegroundGroup?: () => number | null;
-  /** The pane's last stored row: seeds the normaliser so `stateStartedAt` survives a restart. */
-  readonly lastRow?: StatusRow;
   /** Called when evidence changed and the verdict should be recomputed; `urgent` for hook events. */
   readonly onEvidence: (urgent?: boolean) => void;
 }
@@ -70,14 +68,14 @@ export interface PaneStatus {
  * screen.write(status.filterOutput(chunk));
  */
 export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
-  const normalizer = createHookNormalizer(inputs.lastRow ? { last: inputs.lastRow } : {});
+  const normalizer = createHookNormalizer({});
   const osc = createOscStatusParser();
   const stamp = createWaitStamp();
   // Why: real TUIs place words with cursor moves and repaint in place; the rendered screen says
   // when a prompt appeared, the byte stream only approximates it (used while the screen is empty).
   const screenStamp = createScreenWaitStamp();
-  let rows: StatusRow[] = inputs.lastRow ? [inputs.lastRow] : [];
-  let agent: AgentId | null = inputs.lastRow?.source ?? null;
+  let rows: StatusRow[] = [];
+  let agent: AgentId | null = null;
   let waitBlockedAt: number | null = null;
   let recheckTimer: ReturnType<typeof setTimeout> | null = null;
   // Why: a title outlives the process that set it (an agent that exited leaves `✋ …` behind);

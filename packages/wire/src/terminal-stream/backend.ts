@@ -21,6 +21,8 @@ export interface TerminalPort {
   serialize(options: { scrollbackRows: number; maxBytes: number }): SerializedScreen | null;
   /** Subscribes to PTY output; returns the unsubscribe function. */
   onOutput(listener: (data: string) => void): () => void;
+  /** Subscribes to the terminal ending (its process exited); the host then ends the stream. Returns the unsubscribe function. */
+  onEnd?(listener: () => void): () => void;
   /** The backend can report source byte ranges (enables `ackOutputSourceRanges`). */
   readonly sourceRanges?: boolean;
   /**

@@ -238,7 +238,15 @@ export function createTerminalHost(options: TerminalHostOptions): TerminalHost {
     ) {
       return;
     }
-    stream.stopOutput = port.onOutput((data) => onOutput(stream, data));
+    const stopOutput = port.onOutput((data) => onOutput(stream, data));
+    // Why: a terminal whose process exited has nothing more to say; its stream ends (`end` event).
+    const stopEnd = port.onEnd?.(() => {
+      if (!closed && streams.get(stream.id) === stream) unsubscribe(stream);
+    });
+    stream.stopOutput = () => {
+      stopOutput();
+      stopEnd?.();
+    };
   }
 
   function releasePort(stream: HostStream): void {

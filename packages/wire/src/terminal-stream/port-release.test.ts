@@ -52,3 +52,47 @@ describe('a port is released when its stream ends', () => {
     expect(h.released.sort()).toEqual([1, 2]);
   });
 });
+
+describe('a port that ends ends its stream', () => {
+  it('emits end for that stream, releases it, and later frames for it are ignored', () => {
+    const events: Array<Record<string, unknown>> = [];
+    let end: (() => void) | undefined;
+    let released = 0;
+    const host = createTerminalHost({
+      backend: {
+        open: (): TerminalPort => ({
+          cols: 80,
+          rows: 24,
+          write: () => true,
+          resize: () => {},
+          serialize: () => ({ data: '' }),
+          onOutput: () => () => {},
+          onEnd: (listener) => {
+            end = listener;
+            return () => {
+              end = undefined;
+            };
+          },
+          release: () => {
+            released += 1;
+          },
+        }),
+      },
+      send: () => true,
+      emit: (e) => events.push(e),
+    });
+    host.receive(
+      encodeFrame({
+        opcode: Opcode.Subscribe,
+        streamId: 0,
+        seq: 0,
+        payload: encodeJsonPayload({ streamId: 1, terminal: 't' }),
+      }),
+    );
+    expect(end).toBeDefined();
+    end?.();
+    expect(events.at(-1)).toEqual({ type: 'end', streamId: 1 });
+    expect(released).toBe(1);
+    expect(end).toBeUndefined();
+  });
+});
