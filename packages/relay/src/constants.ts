@@ -71,6 +71,8 @@ export const COOLDOWN_UNAVAILABLE_BASE_MS = 10 * 60_000;
 export const STABLE_UPTIME_MS = 2 * 60_000;
 /** Slack added to a cooldown before the restart timer fires. */
 export const RESTART_SLACK_MS = 250;
+/** `remove` waits this long for a guest relay to exit after SIGTERM, then sends SIGKILL. */
+export const REMOVE_KILL_GRACE_MS = 2_000;
 /** Timeout of a spawner's `isRunning` probe. */
 export const PROBE_TIMEOUT_MS = 10_000;
 /** Host-side request timeout on the relay channel. */

@@ -427,6 +427,48 @@ describe('relay manager: failures, cooldowns, restarts', () => {
     expect(t.m.list()).toEqual([]);
   });
 
+  it('remove stops one guest: child killed, no restart, no more ingest; a later ensure starts afresh', async () => {
+    let connects = 0;
+    const t = setup(ok, {
+      onConnect: async () => {
+        connects += 1;
+      },
+    });
+    await Promise.all([t.m.ensure('test', 'A'), t.m.ensure('test', 'b')]);
+    const [first] = t.launches();
+    expect(connects).toBe(2);
+    expect(await t.m.remove('test', ' a ')).toBe(true);
+    expect(first?.killed).toBe(true);
+    expect(t.m.get('test', 'a')).toBeUndefined();
+    expect(t.m.list().map((v) => v.connectionId)).toEqual(['test:b']);
+    t.clock.advance(COOLDOWN_CAP_MS * 2);
+    await tick(20);
+    expect(t.launches().length).toBe(2);
+    expect(await t.m.remove('test', 'a')).toBe(false);
+    expect(await t.m.ensure('test', 'a')).toMatchObject({ phase: 'running', failures: 0 });
+    expect(connects).toBe(3);
+    expect(t.launches().length).toBe(3);
+  });
+
+  it('remove while STARTING kills the child it gets; remove while paused forgets the target', async () => {
+    const t = setup(() => undefined);
+    const p = t.m.ensure('test', 'slow');
+    await tick();
+    expect(await t.m.remove('test', 'slow')).toBe(true);
+    expect(t.m.list()).toEqual([]);
+    t.launches()[0]?.serve(t.clock);
+    expect(await p).toMatchObject({ phase: 'starting' });
+    await tick(20);
+    expect(t.launches()[0]?.killed).toBe(true);
+    const u = setup(ok);
+    await Promise.all([u.m.ensure('test', 'a'), u.m.ensure('test', 'b')]);
+    u.m.pause();
+    expect(await u.m.remove('test', 'a')).toBe(true);
+    u.m.resume();
+    await tick(20);
+    expect(u.m.list().map((v) => v.target)).toEqual(['b']);
+  });
+
   it('pause kills all and forgets; resume re-ensures the remembered targets', async () => {
     const t = setup(ok);
     await Promise.all([t.m.ensure('test', 'a'), t.m.ensure('test', 'b')]);

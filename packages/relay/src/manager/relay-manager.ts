@@ -9,6 +9,7 @@ import {
   HOST_REQUEST_TIMEOUT_MS,
   INSTALL_TIMEOUT_MS,
   PROBE_TIMEOUT_MS,
+  REMOVE_KILL_GRACE_MS,
   RESTART_SLACK_MS,
   STABLE_UPTIME_MS,
   TRANSIENT_RETRIES,
@@ -51,6 +52,12 @@ export interface RelayManagerOptions {
 export interface RelayManager {
   ensure(kind: string, target: string): Promise<GuestView>;
   get(kind: string, target: string): GuestView | undefined;
+  /**
+   * Stop one guest for good: cancel its restart, dispose its link, kill its relay (SIGKILL after
+   * {@link REMOVE_KILL_GRACE_MS}) and forget it, also from a pause's remembered list. Resolves once
+   * the relay process has closed; true when the guest was known. A later `ensure` starts afresh.
+   */
+  remove(kind: string, target: string): Promise<boolean>;
   list(): GuestView[];
   pause(): void;
   resume(): void;
@@ -71,6 +78,8 @@ interface GuestState {
   cooldownUntil?: number;
   lastError?: string;
   child?: ChildLike;
+  /** Settles when `child` has closed. */
+  childClosed?: Promise<void>;
   channel?: RelayChannel;
   connectedAt?: number;
   startPromise?: Promise<GuestView>;
@@ -216,6 +225,7 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
       write: (bytes) => (stdin === null ? true : stdin.write(bytes)),
     });
     s.child = child;
+    s.childClosed = new Promise<void>((resolve) => child.on('close', () => resolve()));
     s.channel = channel;
     channel.onNotification('agent.hook', (params) => {
       const r = acceptRelayed(params, s.connectionId, clock);
@@ -384,7 +394,8 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
     const s: GuestState = {
       key,
       kind,
-      target: key.slice(kind.length + 1),
+      // Why: the key is for identity; spawners get the target as given (an ssh user name keeps its case).
+      target: target.trim(),
       spawner,
       connectionId: spawner.connectionId(target),
       token: spawner.token(target, o.hostToken()),
@@ -414,8 +425,53 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
     guests.clear();
   };
 
+  const remove = async (kind: string, target: string): Promise<boolean> => {
+    const spawner = byKind.get(kind);
+    if (spawner === undefined) return false;
+    let key: string;
+    try {
+      key = `${kind}:${spawner.key(target)}`;
+    } catch {
+      return false;
+    }
+    const before = remembered.length;
+    remembered = remembered.filter(([k, t]) => k !== kind || `${k}:${spawner.key(t)}` !== key);
+    const s = guests.get(key);
+    if (s === undefined) return remembered.length !== before;
+    // Why: deleting first makes every in-flight step of this state see isDisposed() and stop.
+    guests.delete(key);
+    if (s.restartTimer !== undefined) clock.clearTimeout(s.restartTimer);
+    s.restartTimer = undefined;
+    const channel = s.channel;
+    s.channel = undefined;
+    channel?.dispose();
+    const child = s.child;
+    s.child = undefined;
+    if (child !== undefined) {
+      killChild(child);
+      let timer: unknown;
+      const closed = await Promise.race([
+        (s.childClosed ?? Promise.resolve()).then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = clock.setTimeout(() => resolve(false), REMOVE_KILL_GRACE_MS);
+        }),
+      ]);
+      clock.clearTimeout(timer);
+      if (!closed) {
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          // Why: the child may already be gone.
+        }
+      }
+    }
+    log.info(`[relay] ${s.connectionId}: removed`);
+    return true;
+  };
+
   return {
     ensure,
+    remove,
     get(kind, target) {
       const spawner = byKind.get(kind);
       if (spawner === undefined) return undefined;

@@ -95,7 +95,7 @@ describe('ssh spawner', () => {
       'ServerAliveCountMax=3',
       '-i',
       '/k',
-      'ssh://user@host:2222',
+      'ssh://User@Host:2222',
       `sh -c 'read -r ORCA_AGENT_HOOK_PORT ORCA_AGENT_HOOK_TOKEN ORCA_GUEST_INSTANCE ORCA_RELAY_VERSION && export ORCA_AGENT_HOOK_PORT ORCA_AGENT_HOOK_TOKEN ORCA_GUEST_INSTANCE ORCA_RELAY_VERSION; ${L}'`,
     ]);
     expect(spec.args.join(' ').includes('sekret-token')).toBe(false);
@@ -104,6 +104,38 @@ describe('ssh spawner', () => {
     expect(spec.env.ORCA_AGENT_HOOK_TOKEN).toBeUndefined();
     expect(s.install('h').args.at(-1)).toBe('sh -s');
     expect(s.connectionId(' User@Host:2222 ')).toBe('ssh:user@host:2222');
+  });
+  it('keeps the target case on every argv (the key and id are lowercased)', () => {
+    expect(s.launch('Admin@Box', vars).args).toContain('Admin@Box');
+    expect(s.install(' Admin@Box ').args).toContain('Admin@Box');
+    expect(s.key('Admin@Box')).toBe('admin@box');
+    expect(s.connectionId('Admin@Box')).toBe('ssh:admin@box');
+  });
+  it('per-target ssh args: each target gets its own list on launch, install and isRunning', async () => {
+    const argsFor: Record<string, string[]> = { 'A@h:1': ['-p', '2201'], 'b@h': ['-o', 'Port=2202'] };
+    const seen: string[][] = [];
+    const spawn: SpawnFn = (_file, args) => {
+      seen.push([...args]);
+      const child = Object.assign(new EventEmitter(), {
+        pid: 1,
+        stdin: new PassThrough(),
+        stdout: new PassThrough(),
+        stderr: new PassThrough(),
+        kill: () => true,
+      });
+      setImmediate(() => child.emit('close', 0, null));
+      return child as unknown as ReturnType<SpawnFn>;
+    };
+    const per = sshSpawner({ sshArgs: (t) => argsFor[t] ?? [], env: hostEnv, spawn });
+    const a = per.launch('A@h:1', vars).args;
+    const b = per.launch('b@h', vars).args;
+    expect(a.slice(7, 9)).toEqual(['-p', '2201']);
+    expect(a[9]).toBe('ssh://A@h:1');
+    expect(b.slice(7, 9)).toEqual(['-o', 'Port=2202']);
+    expect(b.includes('2201')).toBe(false);
+    expect(per.install('b@h').args.slice(7, 9)).toEqual(['-o', 'Port=2202']);
+    expect(await per.isRunning(' A@h:1 ')).toBe(true);
+    expect(seen[0]).toEqual(['-T', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10', '-p', '2201', 'ssh://A@h:1', 'true']);
   });
   it('a random 128-bit token per state', () => {
     const a = s.token('h', 'host');

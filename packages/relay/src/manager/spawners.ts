@@ -154,8 +154,11 @@ export function netnsSpawner(options: NetnsSpawnerOptions): GuestSpawner {
 
 /** Options of {@link sshSpawner}. */
 export interface SshSpawnerOptions {
-  /** Extra ssh arguments placed before the destination (`-i key`, `-p`, `-o …`). */
-  sshArgs?: string[];
+  /**
+   * Extra ssh arguments placed before the destination (`-i key`, `-p`, `-o …`): one list for every
+   * target, or a function giving each target its own (called with the target as passed to `ensure`).
+   */
+  sshArgs?: readonly string[] | ((target: string) => readonly string[] | undefined);
   env?: Record<string, string | undefined>;
   spawn?: SpawnFn;
 }
@@ -184,7 +187,16 @@ export function sshSpawner(options: SshSpawnerOptions = {}): GuestSpawner {
       throw new RelayError('ORCA_RELAY_BAD_OPTIONS', `bad ssh target ${JSON.stringify(t.slice(0, 200))}`);
     return k;
   };
-  const head = (): string[] => [
+  const extra = (t: string): readonly string[] => {
+    const a = options.sshArgs;
+    return (typeof a === 'function' ? a(t.trim()) : a) ?? [];
+  };
+  // Why: the key is lowercased for identity only; ssh gets the target as typed (`Admin@host` is not `admin@host`).
+  const dest = (t: string): string => {
+    key(t);
+    return sshDestination(t.trim());
+  };
+  const head = (t: string): string[] => [
     '-T',
     '-o',
     'BatchMode=yes',
@@ -192,7 +204,7 @@ export function sshSpawner(options: SshSpawnerOptions = {}): GuestSpawner {
     'ServerAliveInterval=15',
     '-o',
     'ServerAliveCountMax=3',
-    ...(options.sshArgs ?? []),
+    ...extra(t),
   ];
   return {
     kind: 'ssh',
@@ -204,13 +216,13 @@ export function sshSpawner(options: SshSpawnerOptions = {}): GuestSpawner {
       const preamble = `${GUEST_ENV_KEYS.map((k) => vars[k] ?? '').join(' ')}\n`;
       return {
         file: 'ssh',
-        args: [...head(), sshDestination(key(t)), `sh -c '${SSH_READ_PREAMBLE}; ${launchFor(vars)}'`],
+        args: [...head(t), dest(t), `sh -c '${SSH_READ_PREAMBLE}; ${launchFor(vars)}'`],
         env,
         preamble,
       };
     },
     install(t) {
-      return { file: 'ssh', args: [...head(), sshDestination(key(t)), 'sh -s'], env: hostEnv(base, {}) };
+      return { file: 'ssh', args: [...head(t), dest(t), 'sh -s'], env: hostEnv(base, {}) };
     },
     classify(f) {
       if (f.kind === 'spawn-error') return f.errno === 'ENOENT' ? 'unavailable' : 'other';
@@ -232,8 +244,8 @@ export function sshSpawner(options: SshSpawnerOptions = {}): GuestSpawner {
           'BatchMode=yes',
           '-o',
           'ConnectTimeout=10',
-          ...(options.sshArgs ?? []),
-          sshDestination(key(t)),
+          ...extra(t),
+          dest(t),
           'true',
         ],
         PROBE_TIMEOUT_MS,
