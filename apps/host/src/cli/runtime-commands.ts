@@ -31,6 +31,17 @@ async function withClient<T>(globals: Globals, fn: (client: RuntimeClient) => Pr
   }
 }
 
+const AGENTS_HELP = 'agents whose hooks to install, comma-separated (default: the agents found in the guest home)';
+
+function parseAgentList(value: string): string[] {
+  const agents = value
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a.length > 0);
+  if (agents.length === 0) throw new UsageError('--agents expects a comma-separated list, e.g. claude,codex');
+  return agents;
+}
+
 function parseTimeout(value: string): number {
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0)
@@ -155,9 +166,15 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
     .command('netns')
     .argument('<name>')
     .option('--no-hooks', 'do not install managed hooks into the guest home')
-    .action(async (name: string, o: { hooks: boolean }) => {
+    .option('--agents <list>', AGENTS_HELP, parseAgentList)
+    .action(async (name: string, o: { hooks: boolean; agents?: string[] }) => {
       const g = await withClient(globals, (c) =>
-        c.call<{ name: string; phase: string; home?: string }>('guest.add', { kind: 'netns', name, noHooks: !o.hooks }),
+        c.call<{ name: string; phase: string; home?: string }>('guest.add', {
+          kind: 'netns',
+          name,
+          noHooks: !o.hooks,
+          ...(o.agents ? { agents: o.agents } : {}),
+        }),
       );
       print(g, formatGuestAdded(g));
     });
@@ -166,14 +183,16 @@ export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: n
     .argument('<name>')
     .requiredOption('--target <user@host[:port]>', 'ssh destination')
     .option('--no-hooks', 'do not install managed hooks into the guest home')
-    .option('--ssh-arg <arg...>', 'extra ssh arguments (-i key, -o …)')
-    .action(async (name: string, o: { target: string; hooks: boolean; sshArg?: string[] }) => {
+    .option('--ssh-arg <arg...>', 'extra ssh arguments of this guest only (-i key, -p 2222, -o …)')
+    .option('--agents <list>', AGENTS_HELP, parseAgentList)
+    .action(async (name: string, o: { target: string; hooks: boolean; sshArg?: string[]; agents?: string[] }) => {
       const g = await withClient(globals, (c) =>
         c.call<{ name: string; phase: string }>('guest.add', {
           kind: 'ssh',
           name,
           target: o.target,
           noHooks: !o.hooks,
+          ...(o.agents ? { agents: o.agents } : {}),
           ...(o.sshArg ? { sshArgs: o.sshArg } : {}),
         }),
       );

@@ -114,6 +114,10 @@ describe.skipIf(reason !== null)(
       expect(host.store.hookRows(onHost.paneKey).map((r) => r.connectionId)).toEqual(['local']);
       expect(host.guests.list()).toMatchObject([{ name: 'g1', phase: 'running' }]);
       expect(await host.guests.remove('g1')).toBe(true);
+      // Removed for real: not listed, not stored, and no pane can start in it.
+      expect(host.guests.list()).toEqual([]);
+      expect(host.store.listGuests()).toEqual([]);
+      expect(() => host.createPane({ argv: ['true'], guest: 'g1', cwd: '/' })).toThrow(/not running/);
     }, 60_000);
   },
 );

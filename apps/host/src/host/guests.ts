@@ -17,6 +17,7 @@ import {
 } from '@orca/relay/manager';
 import { DATA_DIR_MODE } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
+import { agentsInGuest } from '../hooks/guest-agents.ts';
 import { guestInstallFs } from '../hooks/guest-install-fs.ts';
 import { installHooks } from '../hooks/install-hooks.ts';
 import type { Store } from '../store/store.ts';
@@ -38,7 +39,7 @@ export interface AddGuestOptions {
   readonly target?: string;
   /** Skip installing managed hooks into the guest home. */
   readonly noHooks?: boolean;
-  /** Agents whose hooks are installed (default claude). */
+  /** Agents whose hooks are installed (default: the agents found in the guest, see `agentsInGuest`). */
   readonly agents?: readonly string[];
   /** Extra ssh arguments (`-i key`, `-o …`). */
   readonly sshArgs?: readonly string[];
@@ -82,10 +83,21 @@ async function drainGuestSpool(
 /** The host's guests: netns holders, the relay manager, guest-pane argv. */
 export interface GuestRegistry {
   add(kind: GuestKind, name: string, opts?: AddGuestOptions): Promise<GuestInfo>;
+  /** Stops the guest's relay for good (its hooks stop arriving), kills its netns holder, forgets it. */
   remove(name: string): Promise<boolean>;
   list(): GuestInfo[];
-  /** argv that runs `argv` inside guest `name` with the pane's identity and the guest's endpoint file. */
-  paneArgv(name: string, argv: readonly string[], vars: Record<string, string>): string[];
+  /**
+   * How to run `argv` inside guest `name` with the pane's identity and the guest's endpoint file,
+   * in `cwd` on the guest's side. `localCwd`: where the local process (nsenter, ssh) starts.
+   */
+  paneArgv(
+    name: string,
+    argv: readonly string[],
+    vars: Record<string, string>,
+    cwd?: string,
+  ): { argv: string[]; localCwd?: string };
+  /** Adds every stored guest again (after a restart), in the background; failures are logged. */
+  restore(): void;
   disposeAll(): void;
 }
 
@@ -119,7 +131,12 @@ export function createGuestRegistry(opts: {
   const byConnection = new Map<string, GuestEntry>();
   const netnsHome = (name: string): string => join(opts.dataDir, 'guests', `netns-${name}`);
   let manager: RelayManager | null = null;
-  let sshArgs: string[] = [];
+  /** Stored guests being added again at start, listed as `starting` until their entry exists. */
+  const restoring = new Map<string, { kind: GuestKind; target: string }>();
+  const sshEntry = (target: string): GuestEntry | undefined => {
+    const key = target.trim().toLowerCase();
+    return [...entries.values()].find((e) => e.kind === 'ssh' && e.target.trim().toLowerCase() === key);
+  };
   const getManager = (): RelayManager => {
     if (manager) return manager;
     let bundle: ReturnType<typeof guestBundle>;
@@ -136,7 +153,8 @@ export function createGuestRegistry(opts: {
     manager = createRelayManager({
       spawners: [
         netnsSpawner({ holderPid: (name) => entries.get(name)?.holder?.pid, home: (name) => netnsHome(name) }),
-        sshSpawner({ sshArgs: sshArgs }),
+        // Why: each ssh guest carries its own arguments (port, key, -o …), for its relay and its panes.
+        sshSpawner({ sshArgs: (target) => sshEntry(target)?.opts.sshArgs }),
       ],
       bundle,
       hostPort: opts.hostPort,
@@ -149,10 +167,11 @@ export function createGuestRegistry(opts: {
         entry.handle = guest;
         await drainGuestSpool(guest, opts.ingestSpooled, opts.log);
         if (entry.opts.noHooks) return;
-        const reports = await installHooks(
-          { home: guest.home, agents: entry.opts.agents ?? ['claude'] },
-          guestInstallFs(guest.fs, guest.home),
-        );
+        const agents =
+          entry.opts.agents && entry.opts.agents.length > 0
+            ? entry.opts.agents
+            : await agentsInGuest(guest.home, (path) => guest.fs.stat(path));
+        const reports = await installHooks({ home: guest.home, agents }, guestInstallFs(guest.fs, guest.home));
         for (const r of reports) {
           if (r.error)
             opts.log.warn(
@@ -192,7 +211,6 @@ export function createGuestRegistry(opts: {
         throw new HostError('ORCA_HOST_USAGE', 'an ssh guest needs --target user@host[:port]');
       const target = kind === 'ssh' ? (addOpts.target ?? '') : name;
       const entry: GuestEntry = { kind, name, target, opts: addOpts };
-      if (addOpts.sshArgs) sshArgs = [...addOpts.sshArgs];
       const m = getManager();
       if (kind === 'netns') {
         mkdirSync(netnsHome(name), { recursive: true, mode: DATA_DIR_MODE });
@@ -205,7 +223,17 @@ export function createGuestRegistry(opts: {
       entries.set(name, entry);
       byConnection.set(kind === 'netns' ? `netns:${name}` : `ssh:${target.trim().toLowerCase()}`, entry);
       const view = await m.ensure(kind, target);
-      opts.store.upsertGuest({ kind, name, target, createdAt: opts.now() });
+      opts.store.upsertGuest({
+        kind,
+        name,
+        target,
+        createdAt: opts.now(),
+        options: {
+          ...(addOpts.noHooks ? { noHooks: true } : {}),
+          ...(addOpts.agents ? { agents: [...addOpts.agents] } : {}),
+          ...(addOpts.sshArgs ? { sshArgs: [...addOpts.sshArgs] } : {}),
+        },
+      });
       if (view.phase !== 'running') {
         throw refusal('guest_unavailable', `guest ${name} did not start: ${view.lastError ?? view.phase}`);
       }
@@ -216,14 +244,44 @@ export function createGuestRegistry(opts: {
       const stored = opts.store.listGuests().find((g) => g.name === name);
       if (!entry && !stored) return false;
       if (entry) {
-        entry.holder?.kill();
         entries.delete(name);
+        for (const [id, e] of byConnection) if (e === entry) byConnection.delete(id);
+        // Why: the relay must stop before the namespace goes, or it keeps posting as this guest.
+        await manager?.remove(entry.kind, entry.target);
+        entry.holder?.kill();
       }
       if (stored) opts.store.deleteGuest(stored.kind, stored.name);
       return true;
     },
-    list: () => [...entries.values()].map(info),
-    paneArgv(name, argv, vars) {
+    list: () => [
+      ...[...entries.values()].map(info),
+      ...[...restoring]
+        .filter(([name]) => !entries.has(name))
+        .map(
+          ([name, g]) =>
+            ({
+              name,
+              kind: g.kind,
+              target: g.target,
+              connectionId: `${g.kind}:${g.target}`,
+              phase: 'starting',
+              failures: 0,
+            }) as GuestInfo,
+        ),
+    ],
+    restore() {
+      for (const g of opts.store.listGuests()) {
+        if (g.kind !== 'netns' && g.kind !== 'ssh') continue;
+        const kind: GuestKind = g.kind;
+        restoring.set(g.name, { kind, target: g.target });
+        void this.add(kind, g.name, { ...(kind === 'ssh' ? { target: g.target } : {}), ...(g.options ?? {}) })
+          .catch((error: unknown) =>
+            opts.log.warn({ guest: g.name, err: (error as Error).message }, 'stored guest not restored'),
+          )
+          .finally(() => restoring.delete(g.name));
+      }
+    },
+    paneArgv(name, argv, vars, cwd) {
       const entry = entries.get(name);
       if (!entry?.handle)
         throw refusal('guest_unavailable', `guest ${name} is not running; \`orca guest ls\` shows its state`);
@@ -235,10 +293,22 @@ export function createGuestRegistry(opts: {
       ];
       if (entry.kind === 'netns') {
         if (!entry.holder) throw refusal('guest_unavailable', `guest ${name} has no namespace holder`);
-        return enterArgv(entry.holder.pid, [...envArgs, `HOME=${entry.handle.home}`, ...argv]);
+        // Why: the namespace shares the host's file system; the local start directory is the pane's.
+        return { argv: enterArgv(entry.holder.pid, [...envArgs, `HOME=${entry.handle.home}`, ...argv]) };
       }
-      // Why: ssh joins the remote argv with spaces for the remote shell; quote each word.
-      return ['ssh', '-tt', ...sshArgs, sshDestination(entry.target), ...[...envArgs, ...argv].map(shellQuote)];
+      // Why: ssh joins the remote argv with spaces for the remote shell; quote each word. The
+      // directory is the remote one; locally ssh starts where it surely exists.
+      const remote = [...envArgs, ...argv].map(shellQuote);
+      return {
+        argv: [
+          'ssh',
+          '-tt',
+          ...(entry.opts.sshArgs ?? []),
+          sshDestination(entry.target),
+          ...(cwd ? ['cd', shellQuote(cwd), '&&', 'exec', ...remote] : remote),
+        ],
+        localCwd: '/',
+      };
     },
     disposeAll() {
       manager?.disposeAll();

@@ -296,7 +296,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       };
       const identity = { ORCA_PANE_KEY: paneKey, ORCA_TAB_ID: tabId };
       // Why: a guest pane never gets the host token; its hook script reads the guest's endpoint file.
-      const argv = p.guest ? guests.paneArgv(p.guest, p.argv, { ...identity, ...(p.env ?? {}) }) : [...p.argv];
+      const inGuest = p.guest ? guests.paneArgv(p.guest, p.argv, { ...identity, ...(p.env ?? {}) }, p.cwd) : null;
+      const argv = inGuest ? inGuest.argv : [...p.argv];
       const env = p.guest
         ? { ...baseEnv, TERM: 'xterm-256color' }
         : {
@@ -310,6 +311,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       const pane = startLivePane({
         record: { ...record, argv, title: null, exitedAt: null, exitCode: null, exitSignal: null, exitCause: null },
         env,
+        ...(inGuest?.localCwd ? { spawnCwd: inGuest.localCwd } : {}),
         ...(p.cols !== undefined ? { cols: p.cols } : {}),
         ...(p.rows !== undefined ? { rows: p.rows } : {}),
         now,
@@ -432,5 +434,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     }
     log.info({ socket: paths.socket, tcpPort: rpcServer.tcpPort }, 'runtime RPC listening');
   }
+  // Why: guests outlive a restart like panes do; their relays start again in the background.
+  guests.restore();
   return { ...host, rpcTcpPort: rpcServer?.tcpPort ?? null };
 }

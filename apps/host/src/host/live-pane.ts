@@ -41,6 +41,8 @@ export interface LivePane {
 export interface LivePaneOptions {
   readonly record: PaneRecord;
   readonly env: Readonly<Record<string, string>>;
+  /** Where the local process starts when it is not the pane's cwd (an ssh guest pane's cwd is remote). */
+  readonly spawnCwd?: string;
   readonly cols?: number;
   readonly rows?: number;
   readonly now: () => number;
@@ -65,7 +67,14 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   const cols = opts.cols ?? DEFAULT_PANE_COLS;
   const rows = opts.rows ?? DEFAULT_PANE_ROWS;
   const screen = createPaneScreen({ cols, rows, now: opts.now });
-  const proc = spawnPaneProcess({ file: file ?? '/bin/sh', args, cwd: opts.record.cwd, env: opts.env, cols, rows });
+  const proc = spawnPaneProcess({
+    file: file ?? '/bin/sh',
+    args,
+    cwd: opts.spawnCwd ?? opts.record.cwd,
+    env: opts.env,
+    cols,
+    rows,
+  });
   const outputListeners = new Set<(display: string) => void>();
   const changeListeners = new Set<() => void>();
   let exitResolve: (exit: PaneExit) => void = () => undefined;

@@ -79,4 +79,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX hook_rows_received ON hook_rows (received_at);
     `,
   },
+  {
+    version: 4,
+    name: 'guest options (agents, ssh args, no hooks) for restore at start',
+    sql: `
+      ALTER TABLE guests ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+    `,
+  },
 ];

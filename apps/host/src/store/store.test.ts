@@ -81,8 +81,10 @@ describe('store', () => {
   it('stores guests and command-hook runs', () => {
     const store = openStore(tempStorePath());
     store.upsertGuest({ kind: 'netns', name: 'g1', target: 'g1', createdAt: 1 });
-    store.upsertGuest({ kind: 'netns', name: 'g1', target: 'g1b', createdAt: 2 });
-    expect(store.listGuests()).toEqual([{ kind: 'netns', name: 'g1', target: 'g1b', createdAt: 1 }]);
+    store.upsertGuest({ kind: 'netns', name: 'g1', target: 'g1b', createdAt: 2, options: { agents: ['codex'] } });
+    expect(store.listGuests()).toEqual([
+      { kind: 'netns', name: 'g1', target: 'g1b', createdAt: 1, options: { agents: ['codex'] } },
+    ]);
     expect(store.deleteGuest('netns', 'g1')).toBe(true);
     expect(store.deleteGuest('netns', 'g1')).toBe(false);
     store.insertCommandHookRun({ handle: null, event: 'stop', at: 1, record: { kind: 'run' } });

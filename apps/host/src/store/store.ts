@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { z } from 'zod';
 import { STORE_WAL_SIZE_LIMIT_BYTES } from '../constants.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { compactStore, type GcReport, hookRowRetention } from './retention.ts';
@@ -54,6 +55,31 @@ export interface GuestRecord {
   readonly name: string;
   readonly target: string;
   readonly createdAt: number;
+  /** What `guest add` was given, to add it again at the next start. */
+  readonly options?: GuestOptionsRecord;
+}
+
+/** The stored options of a guest. */
+export interface GuestOptionsRecord {
+  readonly noHooks?: boolean;
+  readonly agents?: readonly string[];
+  readonly sshArgs?: readonly string[];
+}
+
+const GuestOptionsSchema = z
+  .object({
+    noHooks: z.boolean().optional(),
+    agents: z.array(z.string()).optional(),
+    sshArgs: z.array(z.string()).optional(),
+  })
+  .catch({});
+
+function parseGuestOptions(text: string): GuestOptionsRecord {
+  try {
+    return GuestOptionsSchema.parse(JSON.parse(text)) as GuestOptionsRecord;
+  } catch {
+    return {};
+  }
 }
 
 /** The host's SQLite store (better-sqlite3, WAL). Synchronous by design: one writer, the host. */
@@ -242,8 +268,8 @@ export function openStore(path: string): Store {
     latestVerdict: db.prepare('SELECT * FROM verdicts WHERE handle = ? ORDER BY id DESC LIMIT 1'),
     verdicts: db.prepare('SELECT * FROM verdicts WHERE handle = ? ORDER BY id'),
     upsertGuest: db.prepare(
-      `INSERT INTO guests (kind, name, target, created_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (kind, name) DO UPDATE SET target = excluded.target`,
+      `INSERT INTO guests (kind, name, target, created_at, options) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (kind, name) DO UPDATE SET target = excluded.target, options = excluded.options`,
     ),
     deleteGuest: db.prepare('DELETE FROM guests WHERE kind = ? AND name = ?'),
     listGuests: db.prepare('SELECT * FROM guests ORDER BY kind, name'),
@@ -324,15 +350,18 @@ export function openStore(path: string): Store {
     },
     verdicts: (handle) => (stmt.verdicts.all(handle) as VerdictRow[]).map(toVerdict),
     upsertGuest(g) {
-      stmt.upsertGuest.run(g.kind, g.name, g.target, g.createdAt);
+      stmt.upsertGuest.run(g.kind, g.name, g.target, g.createdAt, JSON.stringify(g.options ?? {}));
     },
     deleteGuest: (kind, name) => stmt.deleteGuest.run(kind, name).changes > 0,
     listGuests: () =>
-      (stmt.listGuests.all() as { kind: string; name: string; target: string; created_at: number }[]).map((r) => ({
+      (
+        stmt.listGuests.all() as { kind: string; name: string; target: string; created_at: number; options: string }[]
+      ).map((r) => ({
         kind: r.kind,
         name: r.name,
         target: r.target,
         createdAt: r.created_at,
+        options: parseGuestOptions(r.options),
       })),
     insertCommandHookRun(run) {
       stmt.insertRun.run(run.handle, run.event, run.at, JSON.stringify(run.record));

@@ -135,7 +135,17 @@ describe('ssh spawner', () => {
     expect(b.includes('2201')).toBe(false);
     expect(per.install('b@h').args.slice(7, 9)).toEqual(['-o', 'Port=2202']);
     expect(await per.isRunning(' A@h:1 ')).toBe(true);
-    expect(seen[0]).toEqual(['-T', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10', '-p', '2201', 'ssh://A@h:1', 'true']);
+    expect(seen[0]).toEqual([
+      '-T',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'ConnectTimeout=10',
+      '-p',
+      '2201',
+      'ssh://A@h:1',
+      'true',
+    ]);
   });
   it('a random 128-bit token per state', () => {
     const a = s.token('h', 'host');

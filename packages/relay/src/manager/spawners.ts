@@ -238,16 +238,7 @@ export function sshSpawner(options: SshSpawnerOptions = {}): GuestSpawner {
       const r = await runProbe(
         spawn,
         'ssh',
-        [
-          '-T',
-          '-o',
-          'BatchMode=yes',
-          '-o',
-          'ConnectTimeout=10',
-          ...extra(t),
-          dest(t),
-          'true',
-        ],
+        ['-T', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10', ...extra(t), dest(t), 'true'],
         PROBE_TIMEOUT_MS,
       );
       return r.code === 0;
