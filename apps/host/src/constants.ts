@@ -69,6 +69,10 @@ export const SUBMIT_ECHO_WAIT_MS = 1_500;
 export const DISPATCH_DEFAULT_TIMEOUT_MS = 30_000;
 /** How often `dispatch` re-checks readiness and submission (ms). */
 export const DISPATCH_POLL_MS = 100;
+/** A ready agent's output must have paused this long before `dispatch` writes the prompt (ms). */
+export const DISPATCH_QUIET_MS = 500;
+/** …but `dispatch` waits for that pause at most this long once the agent is ready (ms). */
+export const DISPATCH_QUIET_MAX_MS = 3_000;
 /** After the submit key, how long a draft may stay in the composer before one more submit key (ms). */
 export const SUBMIT_RETRY_AFTER_MS = 1_500;
 /** After the submission, how long `dispatch` waits to report the `working` stage (ms); not required. */

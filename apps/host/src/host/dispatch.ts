@@ -9,6 +9,8 @@ import {
 import {
   DISPATCH_DEFAULT_TIMEOUT_MS,
   DISPATCH_POLL_MS,
+  DISPATCH_QUIET_MAX_MS,
+  DISPATCH_QUIET_MS,
   DISPATCH_WORKING_WAIT_MS,
   SUBMIT_ECHO_WAIT_MS,
   SUBMIT_RETRY_AFTER_MS,
@@ -59,6 +61,7 @@ async function paneAgent(pane: LivePane): Promise<{ agent: AgentId | null; realT
  */
 async function waitReady(pane: LivePane, handle: string, opts: DispatchOptions, deadline: number): Promise<void> {
   const firstCheckAt = opts.now();
+  let readySince: number | null = null;
   for (;;) {
     if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
     const verdict = await pane.status.evaluate();
@@ -77,7 +80,13 @@ async function waitReady(pane: LivePane, handle: string, opts: DispatchOptions, 
       const { agent, realTui } = await paneAgent(pane);
       const lines = buildMatchWindow({ screen: pane.screen.renderedRows() }).lines;
       const composer = !realTui || agent === null || composerAtBottom(agent, lines);
-      if (idle.state === 'satisfied' && composer) return;
+      if (idle.state === 'satisfied' && composer) {
+        readySince ??= opts.now();
+        // Why: a TUI still setting up (Gemini CLI right after boot) redraws and can drop part of a
+        // paste; wait for its output to pause, but never longer than DISPATCH_QUIET_MAX_MS.
+        const quiet = opts.now() - pane.lastOutputAt >= DISPATCH_QUIET_MS;
+        if (quiet || opts.now() - readySince >= DISPATCH_QUIET_MAX_MS) return;
+      } else readySince = null;
     }
     if (opts.now() >= deadline) {
       throw refusal('agent_not_ready', `${handle}: the agent was not ready for a prompt in time; nothing was written`, {
