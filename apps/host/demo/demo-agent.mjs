@@ -19,6 +19,8 @@ const echoLog = process.env.ORCA_DEMO_ECHO_LOG;
 const out = (text) => process.stdout.write(text);
 const setTitle = (title) => out(`\x1b]0;${title}\x07`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long the demo agent takes to write its reply after the tool ran (ms). */
+const REPLY_MS = 800;
 
 function readHooks() {
   try {
@@ -111,6 +113,9 @@ async function runTurn(prompt) {
       },
       'Bash',
     );
+    // Why: a real agent writes its reply after the tool; Stop right after PostToolUse would fold
+    // the host's working verdict into idle on a loaded machine.
+    await sleep(REPLY_MS);
     out('\u23fa All 12 tests pass with --verbose.\r\n');
   } else {
     out('\u23fa Okay, I will not run it.\r\n');
