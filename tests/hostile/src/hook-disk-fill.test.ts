@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { HOOK_ROWS_PER_PANE_MAX_BYTES, openStore } from '@orca/host';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hookEndpoint } from './listener-attack-host.ts';
 import { type HostileHost, runOrca, startHostileHost, tempRoot } from './real-host.ts';
 
 let host: HostileHost | undefined;
@@ -15,12 +16,6 @@ afterEach(async () => {
 const MB = 1024 * 1024;
 /** The stated bound: one pane's retention cap plus 8 MiB for the schema, indexes and the WAL. */
 const STORE_BOUND_BYTES = HOOK_ROWS_PER_PANE_MAX_BYTES + 8 * MB;
-
-function endpoint(dataDir: string): { port: number; token: string } {
-  const text = readFileSync(join(dataDir, 'agent-hooks', 'endpoint.env'), 'utf8');
-  const value = (key: string) => new RegExp(`^${key}=(.*)$`, 'm').exec(text)?.[1] ?? '';
-  return { port: Number(value('ORCA_AGENT_HOOK_PORT')), token: value('ORCA_AGENT_HOOK_TOKEN') };
-}
 
 function storeBytes(dataDir: string): number {
   return ['', '-wal', '-shm']
@@ -40,7 +35,7 @@ describe('attack: fill the disk through the hook listener', () => {
     const run = await runOrca(['--json', '--data-dir', dataDir, 'run', '--cwd', '/', '--', 'sleep', '120']);
     expect(run.code).toBe(0);
     const pane = JSON.parse(run.stdout) as { paneKey: string };
-    const { port, token } = endpoint(dataDir);
+    const { port, token } = hookEndpoint(dataDir);
     const blob = 'A'.repeat(950_000);
     const post = async (paneKey: string): Promise<number> => {
       const res = await request(`http://127.0.0.1:${port}/hook/claude`, {

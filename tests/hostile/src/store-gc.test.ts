@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hookEndpoint } from './listener-attack-host.ts';
 import { type HostileHost, runOrca, startHostileHost, tempRoot } from './real-host.ts';
 
 const MB = 1024 * 1024;
@@ -27,13 +28,12 @@ describe('orca gc', () => {
   it('compacts the store on demand after a pane posted 40 × ~950 KB events, and reports what it did', async () => {
     const run = await runOrca(['--json', '--data-dir', dataDir, 'run', '--cwd', '/', '--', 'sleep', '120']);
     const pane = JSON.parse(run.stdout) as { paneKey: string };
-    const env = readFileSync(join(dataDir, 'agent-hooks', 'endpoint.env'), 'utf8');
-    const value = (key: string) => new RegExp(`^${key}=(.*)$`, 'm').exec(env)?.[1] ?? '';
+    const { port, token } = hookEndpoint(dataDir);
     const blob = 'A'.repeat(950_000);
     for (let i = 0; i < 40; i += 1) {
-      const res = await request(`http://127.0.0.1:${value('ORCA_AGENT_HOOK_PORT')}/hook/claude`, {
+      const res = await request(`http://127.0.0.1:${port}/hook/claude`, {
         method: 'POST',
-        headers: { 'x-orca-agent-hook-token': value('ORCA_AGENT_HOOK_TOKEN'), 'content-type': 'application/json' },
+        headers: { 'x-orca-agent-hook-token': token, 'content-type': 'application/json' },
         body: JSON.stringify({ paneKey: pane.paneKey, payload: { hook_event_name: 'Notification', blob } }),
       });
       await res.body.dump();
