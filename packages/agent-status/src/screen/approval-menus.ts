@@ -1,5 +1,7 @@
 import { APPROVAL_MIN_CHOICES, APPROVAL_WINDOW_LINES } from '../limits.ts';
-import type { WindowLine } from './match-window.ts';
+import type { MenuSpan, WindowLine } from './match-window.ts';
+
+export type { MenuSpan } from './match-window.ts';
 
 const GLYPHS = '↵⇧↹⎋⏎';
 // Why: a menu row ends in the key that picks it; prose ending in another parenthesis is not one.
@@ -25,12 +27,6 @@ function hasMarker(text: string): boolean {
 /** Bottom `APPROVAL_WINDOW_LINES` lines of a window. */
 export function approvalWindow(lines: readonly WindowLine[]): readonly WindowLine[] {
   return lines.slice(Math.max(0, lines.length - APPROVAL_WINDOW_LINES));
-}
-
-/** Line span (indices into the window) of a matched menu: its question and its last line. */
-export interface MenuSpan {
-  start: number;
-  end: number;
 }
 
 /**

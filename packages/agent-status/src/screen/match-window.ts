@@ -14,6 +14,12 @@ export interface WindowLine {
   offset: number;
 }
 
+/** Line span (indices into the window) of a matched menu: its question and its last line. */
+export interface MenuSpan {
+  start: number;
+  end: number;
+}
+
 /** The bottom of a pane, top→bottom, non-blank lines only. */
 export interface MatchWindow {
   lines: readonly WindowLine[];

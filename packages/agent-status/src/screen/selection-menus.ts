@@ -1,6 +1,5 @@
 import { APPROVAL_QUESTION_WINDOW_LINES, MENU_FOOTER_LINES } from '../limits.ts';
-import type { MenuSpan } from './approval-menus.ts';
-import type { WindowLine } from './match-window.ts';
+import type { MenuSpan, WindowLine } from './match-window.ts';
 
 /**
  * Menus drawn by real agent TUIs (seen in the agents lab on Claude Code 2.1.197 and 2.1.332,
