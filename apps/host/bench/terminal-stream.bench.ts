@@ -9,6 +9,7 @@ import xtermHeadless from '@xterm/headless';
 import { createHost } from '../src/host/host.ts';
 import { silentLogger } from '../src/host/logger.ts';
 import { connectRuntime } from '../src/rpc/client.ts';
+import { startRuntimeServer } from '../src/rpc/runtime-server.ts';
 
 const MB = Number(process.env.ORCA_BENCH_STREAM_MB ?? 16);
 const MARKER = 'END-OF-STREAM-BENCH';
@@ -19,6 +20,7 @@ const file = join(root, 'out.txt');
 writeFileSync(file, text);
 
 const host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root });
+const server = await startRuntimeServer(host);
 const client = await connectRuntime(join(root, 'data'));
 
 async function streamedToClient(): Promise<void> {
@@ -70,6 +72,7 @@ async function xtermAlone(): Promise<void> {
 
 const c = await compareInterleaved(streamedToClient, xtermAlone, { samples: 3, warmup: 1 });
 client.close();
+await server.close();
 await host.stop();
 const mbps = (ns: number): number => text.length / 1024 / 1024 / (ns / 1e9);
 reportBench({

@@ -1,4 +1,4 @@
-/** Stable codes of every error the host raises itself. */
+/** Stable codes of every error the host raises itself (internal failures and usage errors). */
 export const HOST_ERROR_CODES = [
   'ORCA_HOST_ALREADY_RUNNING',
   'ORCA_HOST_NOT_RUNNING',
@@ -14,9 +14,12 @@ export const HOST_ERROR_CODES = [
   'ORCA_HOST_LISTEN',
 ] as const;
 
+/** One of {@link HOST_ERROR_CODES}. */
+export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
+
 /**
  * Refusal codes the host returns to clients (wire-visible, passed through the RPC dispatcher,
- * printed by the CLI with exit code 1). Permanent strings.
+ * printed by the CLI with exit code 1). Permanent strings, unprefixed because they are protocol.
  */
 export const REFUSAL_CODES = [
   'agent_prompt_blocked',
@@ -34,30 +37,57 @@ export const REFUSAL_CODES = [
 /** One of {@link REFUSAL_CODES}. */
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
-/** One of {@link HOST_ERROR_CODES} or {@link REFUSAL_CODES}. */
-export type HostErrorCode = (typeof HOST_ERROR_CODES)[number] | RefusalCode;
+/** Options every error of the host takes: what caused it, and typed context (never a token). */
+export interface HostErrorOptions {
+  readonly cause?: unknown;
+  readonly context?: Record<string, unknown>;
+}
 
 /**
- * The one error base class of `@orca/host`. `code` is stable; the message says what failed, why
- * and what to do, and never contains a token.
+ * The host's own failures and usage errors. `code` is stable; the message says what failed, why
+ * and what to do, and never contains a token. Its code never crosses the wire (the RPC dispatcher
+ * answers `runtime_error` with the message).
+ *
+ * @example
+ * throw new HostError('ORCA_HOST_DATA_DIR', `cannot create ${dir}: …; pass --data-dir`, { cause, context: { dir } });
  */
 export class HostError extends Error {
   readonly code: HostErrorCode;
   readonly context: Readonly<Record<string, unknown>>;
-  constructor(code: HostErrorCode, message: string, context: Record<string, unknown> = {}, options?: ErrorOptions) {
-    super(message, options);
+  constructor(code: HostErrorCode, message: string, options: HostErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'HostError';
     this.code = code;
-    this.context = context;
+    this.context = options.context ?? {};
   }
 }
 
-/** A refused request: `code` is a {@link RefusalCode} that crosses the wire unchanged. */
-export function refusal(code: RefusalCode, message: string, context: Record<string, unknown> = {}): HostError {
-  return new HostError(code, message, context);
+/**
+ * A refused request: the client asked for something the host will not do now (a guard held, the
+ * handle is gone, a timeout). Its `code` crosses the wire unchanged.
+ */
+export class HostRefusal extends Error {
+  readonly code: RefusalCode;
+  readonly context: Readonly<Record<string, unknown>>;
+  constructor(code: RefusalCode, message: string, options: HostErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'HostRefusal';
+    this.code = code;
+    this.context = options.context ?? {};
+  }
 }
 
-/** True when `error` is a host refusal (as opposed to a failure). */
-export function isRefusal(error: unknown): error is HostError & { code: RefusalCode } {
-  return error instanceof HostError && (REFUSAL_CODES as readonly string[]).includes(error.code);
+/** Shorthand for `new HostRefusal(code, message, { context })`. */
+export function refusal(code: RefusalCode, message: string, context: Record<string, unknown> = {}): HostRefusal {
+  return new HostRefusal(code, message, { context });
+}
+
+/** True for a {@link RefusalCode} string. */
+export function isRefusalCode(code: unknown): code is RefusalCode {
+  return typeof code === 'string' && (REFUSAL_CODES as readonly string[]).includes(code);
+}
+
+/** True when `error` is a refusal: raised here, or received from a host over RPC with a refusal code. */
+export function isRefusal(error: unknown): error is Error & { code: RefusalCode } {
+  return error instanceof HostRefusal || (error instanceof Error && isRefusalCode((error as { code?: unknown }).code));
 }

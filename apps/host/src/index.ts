@@ -10,7 +10,16 @@
 export { runCli } from './cli/program.ts';
 export * from './constants.ts';
 export { type DemoEvent, formatDemoEvent, runDemo } from './demo/run-demo.ts';
-export { HOST_ERROR_CODES, HostError, type HostErrorCode, REFUSAL_CODES, type RefusalCode } from './errors.ts';
+export {
+  HOST_ERROR_CODES,
+  HostError,
+  type HostErrorCode,
+  type HostErrorOptions,
+  HostRefusal,
+  isRefusal,
+  REFUSAL_CODES,
+  type RefusalCode,
+} from './errors.ts';
 export { type AgentVersions, createAgentVersions } from './hooks/agent-versions.ts';
 export { type AgentInstallReport, type InstallHooksOptions, installHooks } from './hooks/install-hooks.ts';
 export { type DispatchReceipt, type DispatchStage, dispatchPrompt } from './host/dispatch.ts';

@@ -6,6 +6,7 @@ import {
   createHost,
   type Host,
   HostError,
+  HostRefusal,
   REFUSAL_CODES,
   type RefusalCode,
   type RuntimeClient,
@@ -27,11 +28,11 @@ let client: RuntimeClient;
 const isRefusalCode = (v: string): v is RefusalCode => (REFUSAL_CODES as readonly string[]).includes(v);
 
 beforeAll(async () => {
-  host = await createHost({ dataDir, home: root, serveRpc: false });
+  host = await createHost({ dataDir, home: root });
   const refusing: Host = {
     ...host,
     showPane(handle) {
-      if (isRefusalCode(handle)) throw new HostError(handle, `refused: ${handle}`);
+      if (isRefusalCode(handle)) throw new HostRefusal(handle, `refused: ${handle}`);
       if (handle === 'fail-store') throw new HostError('ORCA_HOST_STORE', 'disk full');
       return host.showPane(handle);
     },

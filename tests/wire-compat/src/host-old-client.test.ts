@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHost, dataPaths, type Host, readRuntimeInfo } from '@orca/host';
+import { createHost, dataPaths, type Host, readRuntimeInfo, startRuntimeServer } from '@orca/host';
 import * as currentCompat from '@orca/wire/compat';
 import currentPackage from '@orca/wire/package.json' with { type: 'json' };
 import * as currentRpc from '@orca/wire/rpc';
@@ -36,6 +36,7 @@ const BARRIER_MS = 10_000;
 let tempRoot: string;
 let dataDir: string;
 let host: Host;
+let server: Awaited<ReturnType<typeof startRuntimeServer>> | undefined;
 let paneHandle: string;
 const sockets: RuntimeSocket[] = [];
 
@@ -48,6 +49,7 @@ beforeAll(async () => {
   tempRoot = mkdtempSync(join(tmpdir(), 'wire-compat-host-'));
   dataDir = join(tempRoot, 'data');
   host = await createHost({ dataDir, home: tempRoot });
+  server = await startRuntimeServer(host);
   const pane = host.createPane({ argv: ['/bin/sh', '-c', PANE_SCRIPT], cwd: tempRoot });
   paneHandle = pane.handle;
   await until('the pane prints ready', () => host.showPane(paneHandle).tail?.includes('ready') === true);
@@ -56,6 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const socket of sockets.splice(0)) await socket.close();
   // Why: stop() SIGHUPs then SIGKILLs every pane's PTY process and closes runtime.sock.
+  await server?.close();
   await host?.stop();
   if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
 });

@@ -14,10 +14,10 @@ import {
 } from '@orca/command-hooks';
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
+import type { CliContext } from './cli-context.ts';
 import { formatCommandHookListing, formatCommandHookRun } from './human-lines.ts';
-import { type CliIo, UsageError } from './output.ts';
+import { UsageError } from './output.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
-import type { GlobalOptions } from './program.ts';
 
 function readPayload(spec: string): unknown {
   let text = spec;
@@ -31,12 +31,7 @@ function readPayload(spec: string): unknown {
 }
 
 /** `orca command-hooks list|dry-run`: `@orca/command-hooks`' discovery listing and dry-run tester. */
-export function addCommandHooksCommands(
-  program: Command,
-  io: CliIo,
-  state: { exit: number },
-  globals: () => GlobalOptions,
-): void {
+export function addCommandHooksCommands(program: Command, { io, state, globals }: CliContext): void {
   const json = (): boolean => globals().json === true;
   const group = program.command('command-hooks').description("the user's own Claude/Cursor/Orca command hooks");
   group

@@ -33,12 +33,8 @@ export class UsageError extends HostError {
  * only with `--debug`.
  */
 export function reportError(io: CliIo, error: unknown, opts: { json: boolean; debug: boolean }): number {
-  const code =
-    error instanceof HostError
-      ? error.code
-      : typeof (error as { code?: unknown }).code === 'string'
-        ? String((error as { code: string }).code)
-        : 'internal_error';
+  const raw = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const code = typeof raw === 'string' ? raw : 'internal_error';
   const message = error instanceof Error ? error.message : String(error);
   const exit = code === 'ORCA_HOST_USAGE' ? EXIT_USAGE : EXIT_REFUSED;
   if (opts.json) io.out(terminalSafeJson({ error: { code, message, refused: isRefusal(error) } }));

@@ -5,6 +5,7 @@ import { APP_VERSION, EXIT_OK, EXIT_USAGE } from '../constants.ts';
 import { formatDemoEvent, runDemo } from '../demo/run-demo.ts';
 import { createAgentVersions } from '../hooks/agent-versions.ts';
 import { installHooks } from '../hooks/install-hooks.ts';
+import type { CliContext, GlobalOptions } from './cli-context.ts';
 import { addCommandHooksCommands } from './command-hooks-commands.ts';
 import { formatHookInstallReport } from './human-lines.ts';
 import { type CliIo, processIo, reportError, UsageError } from './output.ts';
@@ -12,16 +13,7 @@ import { printableBlock, printableField, terminalSafeJson } from './printable.ts
 import { addRuntimeCommands } from './runtime-commands.ts';
 import { runStart } from './start.ts';
 
-/** Global options every command accepts. */
-export interface GlobalOptions {
-  json?: boolean;
-  dataDir?: string;
-  debug?: boolean;
-  /** `ws://127.0.0.1:PORT` of a host started with `--listen`. */
-  remote?: string;
-  /** File holding that host's bearer token (else `$ORCA_RUNTIME_TOKEN`). */
-  tokenFile?: string;
-}
+export type { CliContext, GlobalOptions } from './cli-context.ts';
 
 function parseList(value: string): string[] {
   return value
@@ -80,8 +72,9 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
       state.exit = await runStart(io, globals(), o);
     });
 
-  addRuntimeCommands(program, io, state, globals);
-  addCommandHooksCommands(program, io, state, globals);
+  const ctx: CliContext = { io, state, globals };
+  addRuntimeCommands(program, ctx);
+  addCommandHooksCommands(program, ctx);
 
   const hooks = program.command('hooks').description('managed agent hooks');
   hooks

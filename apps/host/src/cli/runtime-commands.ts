@@ -4,6 +4,7 @@ import type { DispatchReceipt } from '../host/dispatch.ts';
 import type { PaneView } from '../host/pane-view.ts';
 import type { RuntimeClient } from '../rpc/client.ts';
 import { runAttach } from './attach.ts';
+import type { CliContext, GlobalOptions } from './cli-context.ts';
 import {
   formatDispatchReceipt,
   formatGcReport,
@@ -17,7 +18,6 @@ import {
 } from './human-lines.ts';
 import { type CliIo, UsageError } from './output.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
-import type { GlobalOptions } from './program.ts';
 import { connectFromGlobals } from './runtime-connection.ts';
 
 type Globals = () => GlobalOptions;
@@ -50,7 +50,7 @@ function parseTimeout(value: string): number {
 }
 
 /** Registers the commands that talk to a running host over its runtime socket. */
-export function addRuntimeCommands(program: Command, io: CliIo, state: { exit: number }, globals: Globals): void {
+export function addRuntimeCommands(program: Command, { io, state, globals }: CliContext): void {
   const json = (): boolean => globals().json === true;
   const print = (value: unknown, human: string): void => io.out(json() ? terminalSafeJson(value) : human);
 

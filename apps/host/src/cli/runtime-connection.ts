@@ -3,9 +3,9 @@ import { RUNTIME_TOKEN_ENV } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import { connectRemoteRuntime, connectRuntime, type RuntimeClient } from '../rpc/client.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
+import type { GlobalOptions } from './cli-context.ts';
 import { UsageError } from './output.ts';
 import { printableField } from './printable.ts';
-import type { GlobalOptions } from './program.ts';
 
 /** Largest token file the CLI reads (bytes); the host writes 49. */
 const TOKEN_FILE_MAX_BYTES = 4096;
@@ -41,7 +41,6 @@ export function remoteToken(tokenFile: string | undefined, env: NodeJS.ProcessEn
       throw new HostError(
         'ORCA_HOST_AUTH',
         `cannot read the token file ${printableField(tokenFile)}: ${(cause as Error).message}; pass the runtime-token file named by \`orca start --listen\``,
-        {},
         { cause },
       );
     }

@@ -2,17 +2,33 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EXIT_OK, RPC_TCP_TOKEN_BYTES, RUNTIME_TOKEN_FILE_NAME } from '../constants.ts';
 import { createHost, type Host } from '../host/host.ts';
+import { startRuntimeServer } from '../rpc/runtime-server.ts';
+import type { RpcSocketServer } from '../rpc/socket-server.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
 import { type RuntimeTokenFile, writeRuntimeTokenFile } from '../runtime/token-file.ts';
+import type { GlobalOptions } from './cli-context.ts';
 import { type CliIo, UsageError } from './output.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
-import type { GlobalOptions } from './program.ts';
 
 /** Publishes the TCP token in `<data-dir>/runtime-token`; a failure stops the host it belongs to. */
-async function publishToken(host: Host, token: string): Promise<RuntimeTokenFile> {
+function publishToken(host: Host, token: string): RuntimeTokenFile {
+  return writeRuntimeTokenFile(join(host.paths.root, RUNTIME_TOKEN_FILE_NAME), token);
+}
+
+/** The host and its runtime RPC server, composed; either failing stops what already started. */
+async function startServedHost(
+  o: Parameters<typeof createHost>[0],
+  listen: { port: number; token: string } | undefined,
+): Promise<{ host: Host; server: RpcSocketServer; tokenFile: RuntimeTokenFile | null }> {
+  const host = await createHost(o);
+  let server: RpcSocketServer | null = null;
   try {
-    return writeRuntimeTokenFile(join(host.paths.root, RUNTIME_TOKEN_FILE_NAME), token);
+    server = await startRuntimeServer(host, listen ? { tcp: listen } : {});
+    // Why: the token is never printed or logged; it goes to a 0600 file the ready line names.
+    const tokenFile = listen ? publishToken(host, listen.token) : null;
+    return { host, server, tokenFile };
   } catch (error) {
+    await server?.close().catch(() => undefined);
     await host.stop().catch(() => undefined);
     throw error;
   }
@@ -50,24 +66,24 @@ export async function runStart(
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  let host: Host;
-  let tokenFile: RuntimeTokenFile | null;
+  let served: Awaited<ReturnType<typeof startServedHost>>;
   try {
-    host = await createHost({
-      dataDir,
-      ...(listen ? { listen } : {}),
-      ...(o.hookPort !== undefined ? { hookPort: o.hookPort } : {}),
-      ...(o.hookTransport ? { hookTransport: o.hookTransport } : {}),
-    });
-    // Why: the token is never printed or logged; it goes to a 0600 file the ready line names.
-    tokenFile = listen ? await publishToken(host, listen.token) : null;
+    served = await startServedHost(
+      {
+        dataDir,
+        ...(o.hookPort !== undefined ? { hookPort: o.hookPort } : {}),
+        ...(o.hookTransport ? { hookTransport: o.hookTransport } : {}),
+      },
+      listen,
+    );
   } catch (error) {
     unlisten();
     throw error;
   }
+  const { host, server, tokenFile } = served;
   const tcp =
-    tokenFile && host.rpcTcpPort !== null
-      ? { url: `ws://127.0.0.1:${host.rpcTcpPort}`, port: host.rpcTcpPort, tokenFile: tokenFile.path }
+    tokenFile && server.tcpPort !== null
+      ? { url: `ws://127.0.0.1:${server.tcpPort}`, port: server.tcpPort, tokenFile: tokenFile.path }
       : null;
   const ready = {
     dataDir,
@@ -86,7 +102,7 @@ export async function runStart(
     );
   await signalled;
   try {
-    await host.stop();
+    await server.close().finally(() => host.stop());
   } finally {
     tokenFile?.remove();
   }

@@ -27,7 +27,9 @@ export async function publishEndpoint(dir: string, endpoint: HookEndpoint): Prom
   for (const format of ['env', 'cmd'] as const) {
     const ok = await writeEndpointFile(dir, endpoint, { format });
     if (!ok) {
-      throw new HostError('ORCA_HOST_DATA_DIR', `cannot write the hook endpoint file (${format}) in ${dir}`, { dir });
+      throw new HostError('ORCA_HOST_DATA_DIR', `cannot write the hook endpoint file (${format}) in ${dir}`, {
+        context: { dir },
+      });
     }
   }
 }

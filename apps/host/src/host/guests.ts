@@ -143,12 +143,9 @@ export function createGuestRegistry(opts: {
     try {
       bundle = guestBundle();
     } catch (cause) {
-      throw new HostError(
-        'ORCA_HOST_GUEST',
-        `the guest relay bundle is not built: ${(cause as Error).message}`,
-        {},
-        { cause },
-      );
+      throw new HostError('ORCA_HOST_GUEST', `the guest relay bundle is not built: ${(cause as Error).message}`, {
+        cause,
+      });
     }
     manager = createRelayManager({
       spawners: [

@@ -25,7 +25,6 @@ async function hostWithLog(): Promise<{ host: Host; lines: Record<string, unknow
     dataDir: join(root, 'data'),
     logger: pino({ level: 'debug' }, sink),
     home: root,
-    serveRpc: false,
   });
   hosts.push(host);
   return { host, lines };

@@ -19,10 +19,6 @@ export interface HostOptions {
   readonly hookTransport?: 'raw-json-v1';
   readonly now?: () => number;
   readonly logger?: HostLogger;
-  /** Serve the runtime RPC on `runtime.sock` (default true). */
-  readonly serveRpc?: boolean;
-  /** Also serve RPC on 127.0.0.1:port behind a bearer token. */
-  readonly listen?: { port: number; token: string };
   /** Home whose user-level command hooks run (default the user's home). */
   readonly home?: string;
   /** Base environment of panes (default `process.env`); inherited `ORCA_*` keys are removed. */
@@ -63,8 +59,6 @@ export interface Host {
   readonly log: HostLogger;
   readonly commandHooks: HostCommandHooks;
   readonly guests: GuestRegistry;
-  /** Port of the TCP RPC listener, when `listen` was given. */
-  readonly rpcTcpPort: number | null;
   stop(): Promise<void>;
   createPane(opts: CreatePaneOptions): PaneView;
   listPanes(): PaneView[];

@@ -16,9 +16,12 @@ import type { PaneRecord } from '../store/store.ts';
 /** A verdict as published: `agentWait` kept exactly (absent key = not evaluated). */
 export type Verdict = PaneVerdict;
 
+/** A live pane's record: its agent is not here but in {@link PaneStatus.agent} (learned from hooks). */
+export type LivePaneRecord = Omit<PaneRecord, 'agent'>;
+
 /** A pane whose PTY lives in this host run. */
 export interface LivePane {
-  readonly record: PaneRecord;
+  readonly record: LivePaneRecord;
   readonly process: PaneProcess;
   readonly screen: PaneScreen;
   readonly status: PaneStatus;
@@ -39,15 +42,17 @@ export interface LivePane {
 
 /** Options of {@link startLivePane}. */
 export interface LivePaneOptions {
-  readonly record: PaneRecord;
+  readonly record: LivePaneRecord;
   readonly env: Readonly<Record<string, string>>;
   /** Where the local process starts when it is not the pane's cwd (an ssh guest pane's cwd is remote). */
   readonly spawnCwd?: string;
   readonly cols?: number;
   readonly rows?: number;
   readonly now: () => number;
-  /** Called with each new verdict that differs from the previous one. */
-  readonly onVerdict: (pane: LivePane, verdict: Verdict) => void;
+  /** Called with each new verdict that differs from the previous one (`previous`: null before the first). */
+  readonly onVerdict: (pane: LivePane, verdict: Verdict, previous: Verdict | null) => void;
+  /** The pane's agent became known or changed (from its hook events; the one place it is learned). */
+  readonly onAgent: (pane: LivePane, agent: string) => void;
   readonly onExit: (pane: LivePane, exit: PaneExit) => void;
   readonly onTitle: (pane: LivePane, title: string) => void;
   readonly onEvaluationError: (error: unknown) => void;
@@ -108,9 +113,10 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
       );
       if (generation > published) {
         published = generation;
-        if (pane.verdict === null || verdictKey(pane.verdict) !== verdictKey(verdict)) {
+        const previous = pane.verdict;
+        if (previous === null || verdictKey(previous) !== verdictKey(verdict)) {
           pane.verdict = verdict;
-          opts.onVerdict(pane, verdict);
+          opts.onVerdict(pane, verdict, previous);
         }
       }
     } catch (error) {
@@ -143,6 +149,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
         }
       : {}),
     onEvidence: (urgent) => schedule(urgent === true),
+    onAgent: (agent) => opts.onAgent(pane, agent),
   });
 
   const pane: LivePane = {

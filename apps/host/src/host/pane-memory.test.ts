@@ -18,7 +18,7 @@ afterAll(async () => {
 
 async function newHost(): Promise<Host> {
   const root = mkdtempSync(join(tmpdir(), 'orca-mem-'));
-  const h = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root, serveRpc: false });
+  const h = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root });
   hosts.push(h);
   return h;
 }

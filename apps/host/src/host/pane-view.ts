@@ -1,3 +1,4 @@
+import { readTri, writeTri } from '@orca/wire/compat';
 import type { PaneRecord } from '../store/store.ts';
 import type { LivePane, Verdict } from './live-pane.ts';
 
@@ -8,6 +9,8 @@ export interface PaneView {
   paneKey: string;
   cwd: string;
   guest: string | null;
+  /** The agent its hook events named (null until one did). */
+  agent: string | null;
   title: string | null;
   status: Verdict['status'];
   isRunningAgent: boolean;
@@ -25,12 +28,13 @@ export function livePaneView(pane: LivePane, withTail: boolean): PaneView {
     paneKey: pane.record.paneKey,
     cwd: pane.record.cwd,
     guest: pane.record.guest,
+    agent: pane.status.agent(),
     title: pane.screen.title()?.text ?? null,
     status: verdict?.status ?? null,
     isRunningAgent: verdict?.isRunningAgent ?? false,
   };
-  // Why: the tri-state is carried by spreading; an absent agentWait must stay absent.
-  if (verdict && 'agentWait' in verdict) view.agentWait = verdict.agentWait;
+  // Why: an absent agentWait (not evaluated) must stay absent, never become null.
+  writeTri(view as unknown as Record<string, unknown>, 'agentWait', readTri(verdict, 'agentWait'));
   if (pane.exit) view.exited = { code: pane.exit.code, signal: pane.exit.signal, cause: 'exit' };
   if (withTail) {
     const rows = pane.screen.renderedRows();
@@ -48,11 +52,12 @@ export function storedPaneView(record: PaneRecord, verdict: Verdict | null): Pan
     paneKey: record.paneKey,
     cwd: record.cwd,
     guest: record.guest,
+    agent: record.agent,
     title: record.title,
     status: verdict?.status ?? null,
     isRunningAgent: verdict?.isRunningAgent ?? false,
   };
-  if (verdict && 'agentWait' in verdict) view.agentWait = verdict.agentWait;
+  writeTri(view as unknown as Record<string, unknown>, 'agentWait', readTri(verdict, 'agentWait'));
   if (record.exitedAt !== null) {
     view.exited = { code: record.exitCode, signal: record.exitSignal, cause: record.exitCause ?? 'exit' };
   }

@@ -47,8 +47,7 @@ export function spawnPaneProcess(opts: PaneProcessOptions): PaneProcess {
     throw new HostError(
       'ORCA_HOST_PANE_SPAWN',
       `cannot start ${opts.file} in a PTY: ${(cause as Error).message}; check the command and --cwd`,
-      { file: opts.file },
-      { cause },
+      { cause, context: { file: opts.file } },
     );
   }
   let exited = false;

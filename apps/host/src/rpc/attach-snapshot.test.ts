@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHost } from '../host/host.ts';
 import { silentLogger } from '../host/logger.ts';
 import { connectRuntime } from './client.ts';
+import { startRuntimeServer } from './runtime-server.ts';
 
 const { Terminal } = xtermHeadless;
 type Term = InstanceType<typeof Terminal>;
@@ -67,7 +68,8 @@ describe('the attach snapshot rebuilds the screen cell by cell', () => {
   it('a client emulator fed only the snapshot equals the host emulator of a full-screen TUI (text, colours, attributes, cursor, alternate screen)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'orca-snapshot-'));
     const host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root });
-    cleanup.push(() => host.stop());
+    const server = await startRuntimeServer(host);
+    cleanup.push(() => server.close().finally(() => host.stop()));
     const client = await connectRuntime(join(root, 'data'));
     cleanup.push(() => client.close());
     const frame = tuiFrame();

@@ -2,16 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { parseResponse, type RpcFailure } from '@orca/wire/rpc';
 import WebSocket from 'ws';
 import { CLIENT_CONNECT_TIMEOUT_MS } from '../constants.ts';
-import { HostError, type HostErrorCode } from '../errors.ts';
+import { HostError } from '../errors.ts';
 import { dataPaths } from '../runtime/data-dir.ts';
 import { isPidAlive, readRuntimeInfo } from '../runtime/runtime-file.ts';
 
-/** A refused or failed RPC call; `code` is the wire code (`agent_prompt_blocked`, …). */
-export class RpcCallError extends HostError {
+/**
+ * A refused or failed RPC call as the host answered it: `code` is the wire code
+ * (`agent_prompt_blocked`, `runtime_error`, …), `data` the failure's data.
+ */
+export class RpcCallError extends Error {
+  readonly code: string;
+  /** Same as {@link code} (kept for callers that read it). */
   readonly rpcCode: string;
+  readonly data: unknown;
   constructor(failure: RpcFailure) {
-    super(failure.error.code as HostErrorCode, failure.error.message, { data: failure.error.data });
+    super(failure.error.message);
+    this.name = 'RpcCallError';
+    this.code = failure.error.code;
     this.rpcCode = failure.error.code;
+    this.data = failure.error.data;
   }
 }
 

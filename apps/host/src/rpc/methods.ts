@@ -6,7 +6,7 @@ import {
 import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
 import { z } from 'zod';
 import { APP_VERSION } from '../constants.ts';
-import type { Host } from '../host/host.ts';
+import type { Host } from '../host/host-types.ts';
 
 /** Capabilities this host reports in `status.get` (`area.feature.vN`). */
 export const HOST_CAPABILITIES = [

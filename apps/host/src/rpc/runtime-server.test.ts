@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../host/host.ts';
 import { silentLogger } from '../host/logger.ts';
 import { connectRuntime, type RuntimeClient } from './client.ts';
+import { startRuntimeServer } from './runtime-server.ts';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -16,7 +17,8 @@ afterAll(async () => {
 async function setup(): Promise<{ host: Host; client: RuntimeClient }> {
   const root = mkdtempSync(join(tmpdir(), 'orca-rpc-'));
   const host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root });
-  cleanup.push(() => host.stop());
+  const server = await startRuntimeServer(host);
+  cleanup.push(() => server.close().finally(() => host.stop()));
   const client = await connectRuntime(join(root, 'data'));
   cleanup.push(() => client.close());
   return { host, client };

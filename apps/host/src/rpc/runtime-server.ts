@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   createDispatcher,
   DEFAULT_PASS_THROUGH_CODES,
@@ -9,7 +10,7 @@ import { createTerminalHost, type TerminalBackend, type TerminalHost } from '@or
 import { z } from 'zod';
 import { PANE_EXIT_DRAIN_MS } from '../constants.ts';
 import { REFUSAL_CODES } from '../errors.ts';
-import type { Host } from '../host/host.ts';
+import type { Host } from '../host/host-types.ts';
 import { createClipboardFilter } from '../pane/clipboard-filter.ts';
 import { runtimeMethods } from './methods.ts';
 import { type RpcConnection, type RpcSocketServer, startRpcSocketServer } from './socket-server.ts';
@@ -94,12 +95,17 @@ export function paneTerminalBackend(host: Host, grants: { clipboard?: boolean } 
  * `@orca/wire/rpc`, binary messages are terminal-stream frames for `@orca/wire/terminal-stream`.
  *
  * @example
+ * const host = await createHost({ dataDir });
  * const server = await startRuntimeServer(host);
+ * // … at shutdown: the server first (no new requests), then the host.
+ * await server.close();
+ * await host.stop();
  */
 export async function startRuntimeServer(
   host: Host,
-  opts: { runtimeId: string; tcp?: { port: number; token: string } },
+  opts: { runtimeId?: string; tcp?: { port: number; token: string } } = {},
 ): Promise<RpcSocketServer> {
+  const runtimeId = opts.runtimeId ?? randomUUID();
   const terminalHosts = new WeakMap<RpcConnection, TerminalHost>();
   const baseMethods = runtimeMethods(host);
   const multiplexFor = (conn: RpcConnection) =>
@@ -137,7 +143,7 @@ export async function startRuntimeServer(
     let dispatcher = dispatchers.get(conn);
     if (!dispatcher) {
       dispatcher = createDispatcher({
-        runtimeId: opts.runtimeId,
+        runtimeId,
         methods: [...baseMethods, multiplexFor(conn)],
         passThroughCodes: [...new Set([...DEFAULT_PASS_THROUGH_CODES, ...REFUSAL_CODES])],
       });
@@ -145,7 +151,7 @@ export async function startRuntimeServer(
     }
     return dispatcher;
   };
-  return startRpcSocketServer({
+  const server = await startRpcSocketServer({
     socketPath: host.paths.socket,
     ...(opts.tcp ? { tcp: opts.tcp } : {}),
     handlers: {
@@ -173,4 +179,6 @@ export async function startRuntimeServer(
       },
     },
   });
+  host.log.info({ socket: host.paths.socket, tcpPort: server.tcpPort }, 'runtime RPC listening');
+  return server;
 }

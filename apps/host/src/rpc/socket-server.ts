@@ -123,7 +123,6 @@ export async function startRpcSocketServer(opts: {
     throw new HostError(
       'ORCA_HOST_DATA_DIR',
       `cannot listen on ${opts.socketPath}: ${(cause as Error).message}; pass another --data-dir`,
-      {},
       { cause },
     );
   }
@@ -159,8 +158,7 @@ export async function startRpcSocketServer(opts: {
       throw new HostError(
         'ORCA_HOST_LISTEN',
         `cannot listen on 127.0.0.1:${opts.tcp.port}: ${(cause as Error).message}; pick another --listen port (0 = any)`,
-        { port: opts.tcp.port },
-        { cause },
+        { cause, context: { port: opts.tcp.port } },
       );
     }
     const address = tcpHttp.address();

@@ -94,8 +94,7 @@ export function ensureDataDir(
     throw new HostError(
       'ORCA_HOST_DATA_DIR',
       `cannot create the data directory ${root}: ${(cause as Error).message}; pass --data-dir to use another`,
-      { root },
-      { cause },
+      { cause, context: { root } },
     );
   }
   if (plan.runtimeDir !== null) ensureRuntimeDir(plan.runtimeDir);

@@ -23,22 +23,21 @@ export function assertOwnDirectory(dir: string, what: string, follow: boolean): 
     throw new HostError(
       'ORCA_HOST_DATA_DIR',
       `cannot inspect ${what} ${dir}: ${(error as Error).message}; pass --data-dir to use another`,
-      { dir },
-      { cause: error },
+      { cause: error, context: { dir } },
     );
   }
   if (!stats.isDirectory()) {
     throw new HostError(
       'ORCA_HOST_DATA_DIR',
       `${what} ${dir} is not a directory${stats.isSymbolicLink() ? ' (a symlink)' : ''}; remove it or pass another --data-dir`,
-      { dir },
+      { context: { dir } },
     );
   }
   if (stats.uid !== uid) {
     throw new HostError(
       'ORCA_HOST_DATA_DIR',
       `${what} ${dir} is owned by uid ${stats.uid}, not by you (uid ${uid}); use a directory you own (pass another --data-dir)`,
-      { dir, owner: stats.uid, uid },
+      { context: { dir, owner: stats.uid, uid } },
     );
   }
 }

@@ -82,7 +82,7 @@ export function acquireRuntimeFile(path: string, info: RuntimeInfo): RuntimeClai
         throw new HostError(
           'ORCA_HOST_ALREADY_RUNNING',
           `a host is already running on ${dirname(path)} (pid ${existing.pid}); stop it or pass another --data-dir`,
-          { pid: existing.pid },
+          { context: { pid: existing.pid } },
         );
       }
       // Why: a stale file (dead pid, or torn/garbage content) is taken over, never trusted.

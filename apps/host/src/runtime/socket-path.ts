@@ -38,7 +38,7 @@ export function planSocketPath(
     throw new HostError(
       'ORCA_HOST_DATA_DIR',
       `the runtime socket path ${inDataDir} is ${Buffer.byteLength(inDataDir)} bytes, more than the ${UNIX_SOCKET_PATH_MAX_BYTES} a Unix socket address holds, and the short one ${socket} is ${Buffer.byteLength(socket)} bytes too; pass a shorter --data-dir or set XDG_RUNTIME_DIR to a short directory`,
-      { socket: inDataDir, fallback: socket },
+      { context: { socket: inDataDir, fallback: socket } },
     );
   }
   return { socket, runtimeDir };
@@ -57,8 +57,7 @@ export function ensureRuntimeDir(runtimeDir: string): void {
       throw new HostError(
         'ORCA_HOST_DATA_DIR',
         `cannot create the runtime directory ${runtimeDir}: ${(error as Error).message}; set XDG_RUNTIME_DIR to a writable short directory or pass a shorter --data-dir`,
-        { dir: runtimeDir },
-        { cause: error },
+        { cause: error, context: { dir: runtimeDir } },
       );
   }
   // Why: checked again after mkdir: another user may have created it (or a symlink) in between.

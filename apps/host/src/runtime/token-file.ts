@@ -28,8 +28,7 @@ export function writeRuntimeTokenFile(path: string, token: string): RuntimeToken
     throw new HostError(
       'ORCA_HOST_DATA_DIR',
       `cannot write the TCP token file ${path}: ${(cause as Error).message}; make the data directory writable or pass another --data-dir`,
-      { path },
-      { cause },
+      { cause, context: { path } },
     );
   }
   return {

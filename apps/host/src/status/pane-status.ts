@@ -31,6 +31,8 @@ export interface PaneStatusInputs {
   readonly readForegroundGroup?: () => number | null;
   /** Called when evidence changed and the verdict should be recomputed; `urgent` for hook events. */
   readonly onEvidence: (urgent?: boolean) => void;
+  /** The pane's agent became known or changed (its hook events name it). */
+  readonly onAgent?: (agent: AgentId) => void;
 }
 
 /** A hook event as the tracker consumes it (already through the trust boundary). */
@@ -120,7 +122,10 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       return display;
     },
     addHookEvent(event) {
-      if (isAgentId(event.source)) agent = event.source;
+      if (isAgentId(event.source) && agent !== event.source) {
+        agent = event.source;
+        inputs.onAgent?.(agent);
+      }
       const row = normalizer.normalize({
         source: event.source,
         payload: event.payload,

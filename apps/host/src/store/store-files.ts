@@ -62,8 +62,7 @@ export function storeError(path: string, cause: unknown, doing: 'open' | 'write'
   return new HostError(
     'ORCA_HOST_STORE',
     `cannot ${cantWrite || full ? 'write' : doing} the store ${path}: ${message} (${code || 'error'}); ${hint}`,
-    { path, sqliteCode: code },
-    { cause },
+    { cause, context: { path, sqliteCode: code } },
   );
 }
 

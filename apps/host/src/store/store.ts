@@ -1,3 +1,4 @@
+import { type Tri, triFrom } from '@orca/wire/compat';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { STORE_WAL_SIZE_LIMIT_BYTES } from '../constants.ts';
@@ -38,7 +39,7 @@ export interface HookRowRecord {
 }
 
 /** `agentWait` as stored: the tri-state kept exactly (absent, null, or an object). */
-export type StoredAgentWait = { kind: 'absent' } | { kind: 'null' } | { kind: 'value'; value: Record<string, unknown> };
+export type StoredAgentWait = Tri<Record<string, unknown>>;
 
 /** A stored verdict. */
 export interface VerdictRecord {
@@ -185,12 +186,11 @@ function toHookRow(r: HookRowRow): HookRowRecord {
 }
 
 function toVerdict(r: VerdictRow): VerdictRecord {
+  // Why: the row keeps the kind in its own column, so an absent wait never reads back as null.
   const agentWait: StoredAgentWait =
-    r.agent_wait_kind === 'value' && r.agent_wait !== null
-      ? { kind: 'value', value: JSON.parse(r.agent_wait) as Record<string, unknown> }
-      : r.agent_wait_kind === 'null'
-        ? { kind: 'null' }
-        : { kind: 'absent' };
+    r.agent_wait_kind === 'absent'
+      ? { kind: 'absent' }
+      : triFrom(r.agent_wait_kind === 'value' && r.agent_wait !== null ? JSON.parse(r.agent_wait) : null);
   return {
     handle: r.handle,
     at: r.at,

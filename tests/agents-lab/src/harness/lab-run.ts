@@ -93,7 +93,7 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
     SHELL: '/bin/sh',
     TMPDIR: os.tmpdir(),
   };
-  const host = await createHost({ dataDir, baseEnv, home, serveRpc: false });
+  const host = await createHost({ dataDir, baseEnv, home });
   let installReports: AgentInstallReport[] = [];
   try {
     if (opts.installHooks !== false) {

@@ -1,0 +1,84 @@
+import { isPromptSubmitEvent } from '@orca/agent-status/submit';
+import { acceptRelayed, type RelayedEvent } from '@orca/relay/listener';
+import type { IngestGuards } from '../host/ingest-guards.ts';
+import type { LivePane } from '../host/live-pane.ts';
+import type { HostLogger } from '../host/logger.ts';
+import type { Store } from '../store/store.ts';
+
+/**
+ * The host's single trust boundary for hook events: local listener, guest relays and spool files
+ * all hand raw bytes' JSON plus the connection id here, and only here is `acceptRelayed` called.
+ */
+export interface HookIngest {
+  /** A live event (listener or guest link): accepted → stored and fed to its pane, else null. */
+  ingest(raw: unknown, connectionId: string): RelayedEvent | null;
+  /** A spooled line: like {@link ingest} but keeping the time it was written (never in the future). */
+  ingestSpooled(line: unknown, connectionId: string): boolean;
+}
+
+/** The vendor event name of an accepted envelope (out of band, else the payload's own field). */
+function eventNameOf(event: RelayedEvent): string | undefined {
+  if (event.hookEventName) return event.hookEventName;
+  const p = event.payload as Record<string, unknown>;
+  const name = p.hook_event_name ?? p.hookEventName;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** The `receivedAt` a spooled line carries, clamped to [0, now]; `now` when it has none. */
+function spooledAt(line: unknown, now: number): number {
+  const at = (line as Record<string, unknown>).receivedAt;
+  return typeof at === 'number' && Number.isFinite(at) ? Math.min(Math.max(0, at), now) : now;
+}
+
+/** Builds the ingest over the store and the live panes; `closed()` true (the store closed) drops everything. */
+export function createHookIngest(o: {
+  store: Store;
+  guards: IngestGuards;
+  log: HostLogger;
+  now: () => number;
+  paneByKey: (paneKey: string) => LivePane | undefined;
+  closed: () => boolean;
+}): HookIngest {
+  const route = (accepted: RelayedEvent): void => {
+    const pane = o.paneByKey(accepted.paneKey);
+    // Why: rows are stored only for panes this host knows (live, or exited and still listed).
+    if (!pane && !o.store.hasPaneKey(accepted.paneKey)) {
+      o.guards.unknownPane(accepted);
+      return;
+    }
+    o.guards.checkEndpoint(accepted);
+    const running = pane !== undefined && pane.exit === null;
+    const row = running ? pane.status.addHookEvent(accepted) : null;
+    if (running && isPromptSubmitEvent(accepted.source, eventNameOf(accepted))) {
+      pane.lastPromptHookAt = accepted.receivedAt;
+    }
+    o.store.insertHookRow({
+      paneKey: accepted.paneKey,
+      connectionId: accepted.connectionId,
+      source: accepted.source,
+      hookEventName: accepted.hookEventName ?? null,
+      receivedAt: accepted.receivedAt,
+      envelope: { ...accepted },
+      row: row ? { ...row } : null,
+    });
+  };
+  const admit = (raw: unknown, connectionId: string, receivedAt?: (now: number) => number): RelayedEvent | null => {
+    if (o.closed()) return null;
+    const accepted = acceptRelayed(raw, connectionId, { now: o.now });
+    if ('drop' in accepted) {
+      o.log.debug({ connectionId, reason: accepted.drop }, 'hook event dropped at the trust boundary');
+      return null;
+    }
+    const event = receivedAt ? { ...accepted, receivedAt: receivedAt(o.now()) } : accepted;
+    route(event);
+    return event;
+  };
+  return {
+    ingest: (raw, connectionId) => admit(raw, connectionId),
+    ingestSpooled(line, connectionId) {
+      if (typeof line !== 'object' || line === null) return false;
+      // Why: a spooled event happened when it was written, not when we read it.
+      return admit(line, connectionId, (now) => spooledAt(line, now)) !== null;
+    },
+  };
+}

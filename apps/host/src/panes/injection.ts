@@ -1,0 +1,88 @@
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../constants.ts';
+import { refusal } from '../errors.ts';
+import type { HostCommandHooks } from '../hooks/command-hooks.ts';
+import { type DispatchReceipt, dispatchPrompt } from '../host/dispatch.ts';
+import type { WaitResult } from '../host/host-types.ts';
+import type { LivePane } from '../host/live-pane.ts';
+
+/** Writing into live panes and waiting on them: raw send, guarded dispatch, tui-idle / exit waits. */
+export interface PaneInjection {
+  /** Raw bytes into the PTY (no guard); returns the UTF-8 byte count. */
+  send(handle: string, text: string): number;
+  dispatch(handle: string, prompt: string, opts?: { timeoutMs?: number }): Promise<DispatchReceipt>;
+  wait(handle: string, mode: 'tui-idle' | 'exit', timeoutMs?: number): Promise<WaitResult>;
+}
+
+async function waitForExit(pane: LivePane, handle: string, timeoutMs: number): Promise<WaitResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const exit = await Promise.race([
+    pane.exited(),
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!exit) throw refusal('timeout', `${handle} did not exit within ${Math.round(timeoutMs / 1000)} s`);
+  return { satisfied: true, exit };
+}
+
+/** Resolves at `wakeAt` or at the pane's next change, whichever comes first. */
+function nextChange(pane: LivePane, delayMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, Math.max(0, delayMs));
+    const off = pane.onChange(done);
+    function done(): void {
+      clearTimeout(timer);
+      off();
+      resolve();
+    }
+  });
+}
+
+async function waitForTuiIdle(
+  pane: LivePane,
+  handle: string,
+  timeoutMs: number,
+  now: () => number,
+): Promise<WaitResult> {
+  const deadline = now() + timeoutMs;
+  for (;;) {
+    await pane.screen.settled();
+    const idle = await pane.status.tuiIdle({
+      lastOutputAt: pane.lastOutputAt,
+      acceptedPromptThisGeneration: pane.acceptedPrompt,
+    });
+    if (idle.state === 'satisfied') return { satisfied: true };
+    if (idle.state === 'blocked') return { satisfied: false, blockedReason: idle.blockedReason };
+    if (pane.exit) return { satisfied: false, exit: pane.exit };
+    if (now() >= deadline) throw refusal('timeout', `${handle} was not idle within ${Math.round(timeoutMs / 1000)} s`);
+    await nextChange(pane, Math.min(idle.recheckAt, deadline) - now());
+  }
+}
+
+/** Builds the injection surface over `livePane` (which refuses a stale handle). */
+export function createPaneInjection(o: {
+  livePane: (handle: string) => LivePane;
+  now: () => number;
+  commandHooks: Pick<HostCommandHooks, 'beforeSubmitPrompt'>;
+}): PaneInjection {
+  return {
+    send(handle, text) {
+      const pane = o.livePane(handle);
+      if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
+      pane.write(text);
+      return Buffer.byteLength(text);
+    },
+    dispatch(handle, prompt, opts = {}) {
+      return dispatchPrompt(o.livePane(handle), handle, prompt, {
+        now: o.now,
+        commandHooks: o.commandHooks,
+        ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+      });
+    },
+    wait(handle, mode, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS) {
+      const pane = o.livePane(handle);
+      return mode === 'exit' ? waitForExit(pane, handle, timeoutMs) : waitForTuiIdle(pane, handle, timeoutMs, o.now);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { HostError, refusal } from '../errors.ts';
+import type { GuestRegistry } from '../host/guests.ts';
+import type { CreatePaneOptions } from '../host/host-types.ts';
+import { type LivePane, startLivePane, type Verdict } from '../host/live-pane.ts';
+import type { HostLogger } from '../host/logger.ts';
+import { livePaneView, type PaneView, storedPaneView } from '../host/pane-view.ts';
+import { verdictFromStored } from '../host/stored-verdict.ts';
+import type { Store } from '../store/store.ts';
+
+/** Options of {@link createPaneRegistry}. */
+export interface PaneRegistryOptions {
+  readonly store: Store;
+  readonly guests: GuestRegistry;
+  readonly log: HostLogger;
+  readonly now: () => number;
+  /** Environment every local pane starts from (no inherited `ORCA_*`). */
+  readonly baseEnv: Readonly<Record<string, string>>;
+  /** The hook endpoint variables of a local pane (token, port, endpoint file). */
+  readonly hookEnv: () => Readonly<Record<string, string>>;
+  /** A live pane's verdict changed; `previous` is what it published before (null: nothing yet). */
+  readonly onVerdict: (pane: LivePane, verdict: Verdict, previous: Verdict | null) => void;
+  /** A live pane learned which agent it runs (its first hook event naming one). */
+  readonly onAgent: (pane: LivePane, agent: string) => void;
+  readonly onExit: (pane: LivePane, exit: NonNullable<LivePane['exit']>) => void;
+}
+
+/** The panes of this host run: created here, listed with the stored ones, looked up by handle or key. */
+export interface PaneRegistry {
+  create(opts: CreatePaneOptions): PaneView;
+  list(): PaneView[];
+  show(handle: string): PaneView;
+  /** The live pane, or the `terminal_handle_stale` refusal. */
+  live(handle: string): LivePane;
+  byPaneKey(paneKey: string): LivePane | undefined;
+  all(): readonly LivePane[];
+}
+
+function storedView(store: Store, handle: string): PaneView | null {
+  const record = store.getPane(handle);
+  if (!record) return null;
+  const v = store.latestVerdict(handle);
+  return storedPaneView(record, v ? verdictFromStored(v.status, v.isRunningAgent, v.agentWait) : null);
+}
+
+/** Builds the registry; panes are spawned by {@link PaneRegistry.create}. */
+export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
+  const live = new Map<string, LivePane>();
+  const byKey = new Map<string, LivePane>();
+  const requireLive = (handle: string): LivePane => {
+    const pane = live.get(handle);
+    if (!pane) {
+      throw refusal('terminal_handle_stale', `no live pane ${handle}; run \`orca ls\` to see the panes`, { handle });
+    }
+    return pane;
+  };
+  return {
+    create(p) {
+      // Why: an empty program name is not "no program": the PTY would quietly start a shell.
+      if (p.argv.length === 0 || p.argv[0] === '')
+        throw new HostError('ORCA_HOST_USAGE', 'a pane needs a command to run; the command is empty');
+      const tabId = `t${randomUUID().slice(0, 8)}`;
+      const handle = `pane-${tabId.slice(1)}`;
+      const paneKey = `${tabId}:${randomUUID()}`;
+      const record = {
+        handle,
+        paneKey,
+        tabId,
+        name: p.name ?? null,
+        cwd: p.cwd ?? process.cwd(),
+        argv: [...p.argv],
+        guest: p.guest ?? null,
+        createdAt: o.now(),
+      };
+      const identity = { ORCA_PANE_KEY: paneKey, ORCA_TAB_ID: tabId };
+      // Why: a guest pane never gets the host token; its hook script reads the guest's endpoint file.
+      const inGuest = p.guest ? o.guests.paneArgv(p.guest, p.argv, { ...identity, ...(p.env ?? {}) }, p.cwd) : null;
+      const argv = inGuest ? inGuest.argv : [...p.argv];
+      const env = p.guest
+        ? { ...o.baseEnv, TERM: 'xterm-256color' }
+        : { ...o.baseEnv, TERM: 'xterm-256color', ...(p.env ?? {}), ...o.hookEnv(), ...identity };
+      o.store.insertPane({ ...record, agent: null });
+      const pane = startLivePane({
+        record: { ...record, argv, title: null, exitedAt: null, exitCode: null, exitSignal: null, exitCause: null },
+        env,
+        ...(inGuest?.localCwd ? { spawnCwd: inGuest.localCwd } : {}),
+        ...(p.cols !== undefined ? { cols: p.cols } : {}),
+        ...(p.rows !== undefined ? { rows: p.rows } : {}),
+        now: o.now,
+        onVerdict: o.onVerdict,
+        onAgent: o.onAgent,
+        onExit: o.onExit,
+        onTitle: (lp, title) => o.store.setPaneTitle(lp.record.handle, title),
+        onEvaluationError: (error) => o.log.error({ err: error }, 'status evaluation failed'),
+      });
+      live.set(handle, pane);
+      byKey.set(paneKey, pane);
+      o.log.info({ handle, argv: record.argv[0], cwd: record.cwd }, 'pane created');
+      return livePaneView(pane, false);
+    },
+    list() {
+      return o.store.listPanes().map((record) => {
+        const pane = live.get(record.handle);
+        return pane ? livePaneView(pane, false) : (storedView(o.store, record.handle) as PaneView);
+      });
+    },
+    show(handle) {
+      const pane = live.get(handle);
+      if (pane) return livePaneView(pane, true);
+      const view = storedView(o.store, handle);
+      if (!view) throw refusal('terminal_handle_stale', `no pane ${handle}; run \`orca ls\` to see the panes`);
+      return view;
+    },
+    live: requireLive,
+    byPaneKey: (paneKey) => byKey.get(paneKey),
+    all: () => [...live.values()],
+  };
+}
