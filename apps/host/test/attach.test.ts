@@ -1,16 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@orca/testkit';
 import pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
 import type { PaneView } from '../src/host/pane-view.ts';
 import { connectRuntime, type RuntimeClient } from '../src/rpc/client.ts';
 import { CLI_ENTRY, startOrca, TSX_CLI } from './cli-process.ts';
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (let i = 0; i < 600 && !check(); i += 1) await new Promise((r) => setTimeout(r, 50));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 /** A real host on a fresh data dir and a runtime client, both stopped after `body`. */
 async function withHost(

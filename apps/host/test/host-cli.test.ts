@@ -1,20 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@orca/testkit';
 import { describe, expect, it } from 'vitest';
 import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
 import type { PaneView } from '../src/host/pane-view.ts';
 import { connectRuntime } from '../src/rpc/client.ts';
 import { runOrca, startOrca } from './cli-process.ts';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 400): Promise<T> {
-  for (let i = 0; i < tries; i += 1) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('orca start + the runtime RPC (real CLI processes, real PTY, generated hooks, real curl)', () => {
   it('hook → verdict in terminal show; injection refused at the menu with zero bytes; tui-idle; restart keeps rows', async () => {

@@ -2,15 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@orca/testkit';
 import { describe, expect, it } from 'vitest';
 import type { PaneView } from '../src/host/pane-view.ts';
 import { connectRuntime } from '../src/rpc/client.ts';
 import { CLI_ENTRY, startOrca, TSX_CLI } from './cli-process.ts';
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (let i = 0; i < 600 && !check(); i += 1) await new Promise((r) => setTimeout(r, 50));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 /** A pane command that posts one Claude-dialect hook event with real curl, using only its env. */
 function curlHook(event: string): string {

@@ -3,6 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { until } from '@orca/testkit';
+
+export { until };
 
 const require = createRequire(import.meta.url);
 /** The real `orca` CLI entry, run from source through tsx (no build needed). */
@@ -124,18 +127,4 @@ export function startHostileHost(
       reject(new Error(`orca start exited ${code}: ${stderr}`));
     });
   });
-}
-
-/** Polls `probe` every 100 ms until it returns a value. */
-export async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  tries = 300,
-): Promise<T> {
-  for (let i = 0; i < tries; i += 1) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost, dataPaths, type Host, readRuntimeInfo, startRuntimeServer } from '@orca/host';
+import { until } from '@orca/testkit';
 import * as currentCompat from '@orca/wire/compat';
 import currentPackage from '@orca/wire/package.json' with { type: 'json' };
 import * as currentRpc from '@orca/wire/rpc';
@@ -39,11 +40,6 @@ let host: Host;
 let server: Awaited<ReturnType<typeof startRuntimeServer>> | undefined;
 let paneHandle: string;
 const sockets: RuntimeSocket[] = [];
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (let waited = 0; waited < BARRIER_MS && !check(); waited += 20) await new Promise((r) => setTimeout(r, 20));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(async () => {
   tempRoot = mkdtempSync(join(tmpdir(), 'wire-compat-host-'));

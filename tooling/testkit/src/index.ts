@@ -6,3 +6,4 @@ export {
   startThrowawaySshd,
   type ThrowawaySshd,
 } from './sshd.ts';
+export { UNTIL_DEFAULTS, type UntilProbe, until } from './until.ts';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { guestBundle } from '@orca/relay/guest';
 import { netnsSupport } from '@orca/relay/manager';
+import { until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, type Host } from './host.ts';
 import { silentLogger } from './logger.ts';
@@ -28,15 +29,6 @@ async function startHost(dataDir: string, home: string): Promise<Host> {
   const host = await createHost({ dataDir, logger: silentLogger(), home });
   hosts.push(host);
   return host;
-}
-
-async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 400; i += 1) {
-    const v = probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** Runs the generated claude hook script (installed into $HOME by the host) with one event. */

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, type Host } from './host.ts';
 import { silentLogger } from './logger.ts';
@@ -9,15 +10,6 @@ const hosts: Host[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.stop().catch(() => undefined);
 });
-
-async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** A foreground process (not a shell) that prints one OSC 9999 frame and stays. */
 function oscPane(payload: Record<string, unknown>): string[] {

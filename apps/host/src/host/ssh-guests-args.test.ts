@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { guestBundle } from '@orca/relay/guest';
-import { probeSshd, startThrowawaySshd } from '@orca/testkit';
+import { probeSshd, startThrowawaySshd, until } from '@orca/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from './host.ts';
 import { silentLogger } from './logger.ts';
@@ -22,15 +22,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
-
-async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 400; i += 1) {
-    const v = probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe.skipIf(reason !== null)('two ssh guests, each with its own ssh arguments (two real sshd, two keys)', () => {
   it('each guest’s relay and panes use its own --ssh-arg list, and orca run --cwd applies on the remote side', async () => {

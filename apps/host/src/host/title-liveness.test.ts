@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, type Host } from './host.ts';
 import { silentLogger } from './logger.ts';
@@ -9,15 +10,6 @@ const hosts: Host[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.stop().catch(() => undefined);
 });
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe.skipIf(process.platform !== 'linux')('a title is live only while the process that set it is in front', () => {
   it('a ✋ title left behind by a process that exited no longer holds the pane in permission', async () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@orca/testkit';
 import { checkCompat, RUNTIME_PROTOCOL_VERSION, type StatusGetResult, StatusGetResultSchema } from '@orca/wire/compat';
 import { createTerminalClient } from '@orca/wire/terminal-stream';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,11 +23,6 @@ async function setup(): Promise<{ host: Host; client: RuntimeClient }> {
   const client = await connectRuntime(join(root, 'data'));
   cleanup.push(() => client.close());
   return { host, client };
-}
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (let i = 0; i < 300 && !check(); i += 1) await new Promise((r) => setTimeout(r, 20));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('runtime RPC over runtime.sock', () => {
