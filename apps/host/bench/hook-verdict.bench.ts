@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { reportBench } from '@orca/bench';
 import { createHookListener } from '@orca/relay/listener';
 import { createHost } from '../src/host/host.ts';
-import { silentLogger } from '../src/host/logger.ts';
+import { silentLogger } from '../src/runtime/logger.ts';
 
 const SAMPLES = 300;
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });

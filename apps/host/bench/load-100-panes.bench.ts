@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportBench } from '@orca/bench';
 import { createHost } from '../src/host/host.ts';
-import { silentLogger } from '../src/host/logger.ts';
+import { silentLogger } from '../src/runtime/logger.ts';
 
 const PANES = Number(process.env.ORCA_BENCH_PANES ?? 100);
 const EVENTS_PER_SEC = 10;

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareInterleaved, reportBench } from '@orca/bench';
 import xtermHeadless from '@xterm/headless';
-import { spawnPaneProcess } from '../src/pane/pane-process.ts';
-import { createPaneScreen } from '../src/pane/screen.ts';
-import { createPaneStatus } from '../src/status/pane-status.ts';
+import { spawnPaneProcess } from '../src/panes/pane-process.ts';
+import { createPaneStatus } from '../src/panes/pane-status.ts';
+import { createPaneScreen } from '../src/panes/screen.ts';
 
 const TOTAL_BYTES = 8 * 1024 * 1024;
 const CHUNK = 64 * 1024;

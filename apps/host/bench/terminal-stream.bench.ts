@@ -7,9 +7,9 @@ import { compareInterleaved, reportBench } from '@orca/bench';
 import { createTerminalClient } from '@orca/wire/terminal-stream';
 import xtermHeadless from '@xterm/headless';
 import { createHost } from '../src/host/host.ts';
-import { silentLogger } from '../src/host/logger.ts';
 import { connectRuntime } from '../src/rpc/client.ts';
 import { startRuntimeServer } from '../src/rpc/runtime-server.ts';
+import { silentLogger } from '../src/runtime/logger.ts';
 
 const MB = Number(process.env.ORCA_BENCH_STREAM_MB ?? 16);
 const MARKER = 'END-OF-STREAM-BENCH';

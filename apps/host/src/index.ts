@@ -7,6 +7,8 @@
  * const store = openStore(ensureDataDir('/tmp/orca').store);
  */
 
+export { type AgentVersions, createAgentVersions } from './agent-hooks/agent-versions.ts';
+export { type AgentInstallReport, type InstallHooksOptions, installHooks } from './agent-hooks/install-hooks.ts';
 export { runCli } from './cli/program.ts';
 export * from './constants.ts';
 export { type DemoEvent, formatDemoEvent, runDemo } from './demo/run-demo.ts';
@@ -20,9 +22,6 @@ export {
   REFUSAL_CODES,
   type RefusalCode,
 } from './errors.ts';
-export { type AgentVersions, createAgentVersions } from './hooks/agent-versions.ts';
-export { type AgentInstallReport, type InstallHooksOptions, installHooks } from './hooks/install-hooks.ts';
-export { type DispatchReceipt, type DispatchStage, dispatchPrompt } from './host/dispatch.ts';
 export {
   type CreatePaneOptions,
   createHost,
@@ -31,10 +30,11 @@ export {
   type VerdictChange,
   type WaitResult,
 } from './host/host.ts';
-export type { PaneView } from './host/pane-view.ts';
-export { cmdlineToText, readForegroundCommand, tpgidFromStat } from './pane/foreground-probe.ts';
-export { type PaneExit, type PaneProcess, type PaneProcessOptions, spawnPaneProcess } from './pane/pane-process.ts';
-export { createPaneScreen, type PaneScreen, type TitleChange } from './pane/screen.ts';
+export { type DispatchReceipt, type DispatchStage, dispatchPrompt } from './panes/dispatch.ts';
+export { cmdlineToText, readForegroundCommand, tpgidFromStat } from './panes/foreground-probe.ts';
+export { type PaneExit, type PaneProcess, type PaneProcessOptions, spawnPaneProcess } from './panes/pane-process.ts';
+export type { PaneView } from './panes/pane-view.ts';
+export { createPaneScreen, type PaneScreen, type TitleChange } from './panes/screen.ts';
 export { connectRuntime, RpcCallError, type RuntimeClient } from './rpc/client.ts';
 export { HOST_CAPABILITIES, statusGetResult } from './rpc/methods.ts';
 export { startRuntimeServer } from './rpc/runtime-server.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { until } from '@orca/testkit';
 import { describe, expect, it } from 'vitest';
 import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
-import type { PaneView } from '../src/host/pane-view.ts';
+import type { PaneView } from '../src/panes/pane-view.ts';
 import { connectRuntime } from '../src/rpc/client.ts';
 import { runOrca, startOrca } from './cli-process.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@orca/testkit';
 import { describe, expect, it } from 'vitest';
-import type { PaneView } from '../src/host/pane-view.ts';
+import type { PaneView } from '../src/panes/pane-view.ts';
 import { connectRuntime } from '../src/rpc/client.ts';
 import { CLI_ENTRY, startOrca, TSX_CLI } from './cli-process.ts';
 

@@ -1,9 +1,9 @@
 import { isPromptSubmitEvent } from '@orca/agent-status/submit';
 import { acceptRelayed, type RelayedEvent } from '@orca/relay/listener';
-import type { IngestGuards } from '../host/ingest-guards.ts';
-import type { LivePane } from '../host/live-pane.ts';
-import type { HostLogger } from '../host/logger.ts';
+import type { LivePane } from '../panes/live-pane.ts';
+import type { HostLogger } from '../runtime/logger.ts';
 import type { Store } from '../store/store.ts';
+import type { IngestGuards } from './ingest-guards.ts';
 
 /**
  * The host's single trust boundary for hook events: local listener, guest relays and spool files

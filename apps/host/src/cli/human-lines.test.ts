@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDemoEvent } from '../demo/run-demo.ts';
-import type { PaneView } from '../host/pane-view.ts';
+import type { PaneView } from '../panes/pane-view.ts';
 import {
   formatCommandHookListing,
   formatCommandHookRun,

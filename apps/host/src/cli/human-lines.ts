@@ -1,5 +1,5 @@
-import type { DispatchReceipt } from '../host/dispatch.ts';
-import type { PaneView } from '../host/pane-view.ts';
+import type { DispatchReceipt } from '../panes/dispatch.ts';
+import type { PaneView } from '../panes/pane-view.ts';
 import { printableBlock, printableField } from './printable.ts';
 
 // Every string below that came from outside (a pane's cwd, title, guest name, a hook field, a

@@ -1,10 +1,10 @@
 import { homedir } from 'node:os';
 import { formatVerifyReport, nodeVerifyIo, verifyHome } from '@orca/hook-templates/verify';
 import { Command, CommanderError, Option } from 'commander';
+import { createAgentVersions } from '../agent-hooks/agent-versions.ts';
+import { installHooks } from '../agent-hooks/install-hooks.ts';
 import { APP_VERSION, EXIT_OK, EXIT_USAGE } from '../constants.ts';
 import { formatDemoEvent, runDemo } from '../demo/run-demo.ts';
-import { createAgentVersions } from '../hooks/agent-versions.ts';
-import { installHooks } from '../hooks/install-hooks.ts';
 import type { CliContext, GlobalOptions } from './cli-context.ts';
 import { addCommandHooksCommands } from './command-hooks-commands.ts';
 import { formatHookInstallReport } from './human-lines.ts';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
-import type { DispatchReceipt } from '../host/dispatch.ts';
-import type { PaneView } from '../host/pane-view.ts';
+import type { DispatchReceipt } from '../panes/dispatch.ts';
+import type { PaneView } from '../panes/pane-view.ts';
 import type { RuntimeClient } from '../rpc/client.ts';
 import { runAttach } from './attach.ts';
 import type { CliContext, GlobalOptions } from './cli-context.ts';

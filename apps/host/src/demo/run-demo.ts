@@ -1,13 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { installHooks } from '../agent-hooks/install-hooks.ts';
 import { printableField } from '../cli/printable.ts';
 import { DEMO_TIMEOUT_MS } from '../constants.ts';
 import { HostError, isRefusal } from '../errors.ts';
-import { installHooks } from '../hooks/install-hooks.ts';
 import { createHost, type Host, type VerdictChange } from '../host/host.ts';
-import type { Verdict } from '../host/live-pane.ts';
-import { silentLogger } from '../host/logger.ts';
+import type { Verdict } from '../panes/live-pane.ts';
+import { silentLogger } from '../runtime/logger.ts';
 import { demoAgentPath } from './demo-agent-path.ts';
 
 /** One line of demo output (also the `--json` record). */

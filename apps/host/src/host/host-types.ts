@@ -1,16 +1,16 @@
 import type { HookListener, RelayedEvent } from '@orca/relay/listener';
-import type { AgentVersions } from '../hooks/agent-versions.ts';
-import type { HostCommandHooks } from '../hooks/command-hooks.ts';
-import type { AgentInstallReport, InstallHooksOptions } from '../hooks/install-hooks.ts';
-import type { PaneExit } from '../pane/pane-process.ts';
+import type { AgentVersions } from '../agent-hooks/agent-versions.ts';
+import type { HookEndpoint } from '../agent-hooks/endpoint.ts';
+import type { AgentInstallReport, InstallHooksOptions } from '../agent-hooks/install-hooks.ts';
+import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
+import type { GuestRegistry } from '../guests/guests.ts';
+import type { DispatchReceipt } from '../panes/dispatch.ts';
+import type { LivePane, Verdict } from '../panes/live-pane.ts';
+import type { PaneExit } from '../panes/pane-process.ts';
+import type { PaneView } from '../panes/pane-view.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
+import type { HostLogger } from '../runtime/logger.ts';
 import type { GcReport, Store } from '../store/store.ts';
-import type { DispatchReceipt } from './dispatch.ts';
-import type { HookEndpoint } from './endpoint.ts';
-import type { GuestRegistry } from './guests.ts';
-import type { LivePane, Verdict } from './live-pane.ts';
-import type { HostLogger } from './logger.ts';
-import type { PaneView } from './pane-view.ts';
 
 /** Options of {@link createHost}. */
 export interface HostOptions {

@@ -3,11 +3,11 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { installHooks } from '../agent-hooks/install-hooks.ts';
 import type { HostError } from '../errors.ts';
-import { installHooks } from '../hooks/install-hooks.ts';
+import { silentLogger } from '../runtime/logger.ts';
 import { openStore } from '../store/store.ts';
 import { createHost, type Host, type VerdictChange } from './host.ts';
-import { silentLogger } from './logger.ts';
 
 const hosts: Host[] = [];
 afterEach(async () => {

@@ -1,23 +1,29 @@
 import { createHookListener } from '@orca/relay/listener';
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
+import { createAgentVersions } from '../agent-hooks/agent-versions.ts';
+import {
+  type HookEndpoint,
+  hookEndpoint,
+  newHookToken,
+  paneHookEnv,
+  publishEndpoint,
+} from '../agent-hooks/endpoint.ts';
 import { createHookIngest } from '../agent-hooks/ingest.ts';
+import { createIngestGuards } from '../agent-hooks/ingest-guards.ts';
+import { installHooks } from '../agent-hooks/install-hooks.ts';
+import { drainSpool } from '../agent-hooks/spool.ts';
+import { createHostCommandHooks } from '../command-hooks/command-hooks.ts';
 import { APP_VERSION, SHUTDOWN_PTY_GRACE_MS, STORE_COMPACTION_INTERVAL_MS } from '../constants.ts';
-import { createAgentVersions } from '../hooks/agent-versions.ts';
-import { createHostCommandHooks } from '../hooks/command-hooks.ts';
-import { installHooks } from '../hooks/install-hooks.ts';
+import { createGuestRegistry } from '../guests/guests.ts';
 import { createPaneInjection } from '../panes/injection.ts';
+import type { LivePane } from '../panes/live-pane.ts';
 import { createPaneRegistry } from '../panes/pane-registry.ts';
 import { ensureDataDir } from '../runtime/data-dir.ts';
+import { createHostLogger } from '../runtime/logger.ts';
 import { acquireRuntimeFile, type RuntimeClaim } from '../runtime/runtime-file.ts';
 import { openStore, type Store } from '../store/store.ts';
-import { type HookEndpoint, hookEndpoint, newHookToken, paneHookEnv, publishEndpoint } from './endpoint.ts';
-import { createGuestRegistry } from './guests.ts';
+import { storedWait } from '../store/stored-verdict.ts';
 import type { Host, HostOptions, VerdictChange } from './host-types.ts';
-import { createIngestGuards } from './ingest-guards.ts';
-import type { LivePane } from './live-pane.ts';
-import { createHostLogger } from './logger.ts';
-import { drainSpool } from './spool.ts';
-import { storedWait } from './stored-verdict.ts';
 
 export type { CreatePaneOptions, Host, HostOptions, VerdictChange, WaitResult } from './host-types.ts';
 

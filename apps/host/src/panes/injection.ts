@@ -1,9 +1,9 @@
+import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../constants.ts';
 import { refusal } from '../errors.ts';
-import type { HostCommandHooks } from '../hooks/command-hooks.ts';
-import { type DispatchReceipt, dispatchPrompt } from '../host/dispatch.ts';
 import type { WaitResult } from '../host/host-types.ts';
-import type { LivePane } from '../host/live-pane.ts';
+import { type DispatchReceipt, dispatchPrompt } from './dispatch.ts';
+import type { LivePane } from './live-pane.ts';
 
 /** Writing into live panes and waiting on them: raw send, guarded dispatch, tui-idle / exit waits. */
 export interface PaneInjection {

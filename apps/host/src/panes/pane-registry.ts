@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { HostError, refusal } from '../errors.ts';
-import type { GuestRegistry } from '../host/guests.ts';
+import type { GuestRegistry } from '../guests/guests.ts';
 import type { CreatePaneOptions } from '../host/host-types.ts';
-import { type LivePane, startLivePane, type Verdict } from '../host/live-pane.ts';
-import type { HostLogger } from '../host/logger.ts';
-import { livePaneView, type PaneView, storedPaneView } from '../host/pane-view.ts';
-import { verdictFromStored } from '../host/stored-verdict.ts';
+import type { HostLogger } from '../runtime/logger.ts';
 import type { Store } from '../store/store.ts';
+import { verdictFromStored } from '../store/stored-verdict.ts';
+import { type LivePane, startLivePane, type Verdict } from './live-pane.ts';
+import { livePaneView, type PaneView, storedPaneView } from './pane-view.ts';
 
 /** Options of {@link createPaneRegistry}. */
 export interface PaneRegistryOptions {

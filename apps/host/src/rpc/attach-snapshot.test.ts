@@ -5,7 +5,7 @@ import { createTerminalClient } from '@orca/wire/terminal-stream';
 import xtermHeadless from '@xterm/headless';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHost } from '../host/host.ts';
-import { silentLogger } from '../host/logger.ts';
+import { silentLogger } from '../runtime/logger.ts';
 import { connectRuntime } from './client.ts';
 import { startRuntimeServer } from './runtime-server.ts';
 

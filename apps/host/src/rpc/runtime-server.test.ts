@@ -6,7 +6,7 @@ import { checkCompat, RUNTIME_PROTOCOL_VERSION, type StatusGetResult, StatusGetR
 import { createTerminalClient } from '@orca/wire/terminal-stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../host/host.ts';
-import { silentLogger } from '../host/logger.ts';
+import { silentLogger } from '../runtime/logger.ts';
 import { connectRuntime, type RuntimeClient } from './client.ts';
 import { startRuntimeServer } from './runtime-server.ts';
 

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { PANE_EXIT_DRAIN_MS } from '../constants.ts';
 import { REFUSAL_CODES } from '../errors.ts';
 import type { Host } from '../host/host-types.ts';
-import { createClipboardFilter } from '../pane/clipboard-filter.ts';
+import { createClipboardFilter } from '../panes/clipboard-filter.ts';
 import { runtimeMethods } from './methods.ts';
 import { type RpcConnection, type RpcSocketServer, startRpcSocketServer } from './socket-server.ts';
 

@@ -1,6 +1,6 @@
 import type { RelayedEvent } from '@orca/relay/listener';
 import { UNKNOWN_PANE_DROP_LOG_INTERVAL_MS } from '../constants.ts';
-import type { HostLogger } from './logger.ts';
+import type { HostLogger } from '../runtime/logger.ts';
 
 /** The host's checks on accepted events that the trust boundary leaves to it (relay spec §2.2). */
 export interface IngestGuards {

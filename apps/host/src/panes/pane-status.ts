@@ -16,7 +16,7 @@ import {
   screenMenuShape,
 } from '@orca/agent-status';
 import { PANE_STATUS_ROWS_KEPT } from '../constants.ts';
-import type { PaneScreen } from '../pane/screen.ts';
+import type { PaneScreen } from './screen.ts';
 
 /** What a pane's status tracker needs from the pane that owns it. */
 export interface PaneStatusInputs {

@@ -5,8 +5,8 @@ import { guestBundle } from '@orca/relay/guest';
 import { netnsSupport } from '@orca/relay/manager';
 import { until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost, type Host } from './host.ts';
-import { silentLogger } from './logger.ts';
+import { createHost, type Host } from '../host/host.ts';
+import { silentLogger } from '../runtime/logger.ts';
 
 async function skipReason(): Promise<string | null> {
   try {

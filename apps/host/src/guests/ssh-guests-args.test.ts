@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { guestBundle } from '@orca/relay/guest';
 import { probeSshd, startThrowawaySshd, until } from '@orca/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHost, type Host } from './host.ts';
-import { silentLogger } from './logger.ts';
+import { createHost, type Host } from '../host/host.ts';
+import { silentLogger } from '../runtime/logger.ts';
 
 function skipReason(): string | null {
   try {

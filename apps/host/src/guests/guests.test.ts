@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { guestBundle } from '@orca/relay/guest';
 import { netnsSupport } from '@orca/relay/manager';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHost, type Host, type VerdictChange } from './host.ts';
-import { silentLogger } from './logger.ts';
+import { createHost, type Host, type VerdictChange } from '../host/host.ts';
+import { silentLogger } from '../runtime/logger.ts';
 
 async function skipReason(): Promise<string | null> {
   try {
@@ -103,7 +103,7 @@ describe.skipIf(reason !== null)(
       ]);
 
       // The same generated script from the host namespace (hooks installed into the host-side home).
-      const { installHooks } = await import('../hooks/install-hooks.ts');
+      const { installHooks } = await import('../agent-hooks/install-hooks.ts');
       await installHooks({ home, agents: ['claude'] });
       const onHost = host.createPane({
         argv: ['/bin/sh', '-c', fireScript('UserPromptSubmit')],

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost, type Host } from './host.ts';
-import { silentLogger } from './logger.ts';
+import { createHost, type Host } from '../host/host.ts';
+import { silentLogger } from '../runtime/logger.ts';
 
 const hosts: Host[] = [];
 afterEach(async () => {

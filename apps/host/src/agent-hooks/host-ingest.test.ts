@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost, type Host } from './host.ts';
+import { createHost, type Host } from '../host/host.ts';
 
 const hosts: Host[] = [];
 afterEach(async () => {

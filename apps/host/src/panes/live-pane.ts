@@ -7,11 +7,11 @@ import {
   OUTPUT_EVALUATION_DELAY_MS,
   OUTPUT_EVALUATION_SETTLE_MAX_MS,
 } from '../constants.ts';
-import { readForegroundCommand, readForegroundGroup } from '../pane/foreground-probe.ts';
-import { type PaneExit, type PaneProcess, spawnPaneProcess } from '../pane/pane-process.ts';
-import { createPaneScreen, type PaneScreen } from '../pane/screen.ts';
-import { createPaneStatus, type PaneStatus } from '../status/pane-status.ts';
 import type { PaneRecord } from '../store/store.ts';
+import { readForegroundCommand, readForegroundGroup } from './foreground-probe.ts';
+import { type PaneExit, type PaneProcess, spawnPaneProcess } from './pane-process.ts';
+import { createPaneStatus, type PaneStatus } from './pane-status.ts';
+import { createPaneScreen, type PaneScreen } from './screen.ts';
 
 /** A verdict as published: `agentWait` kept exactly (absent key = not evaluated). */
 export type Verdict = PaneVerdict;

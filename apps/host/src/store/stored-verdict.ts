@@ -1,7 +1,7 @@
 import type { AgentWait } from '@orca/agent-status';
 import { readTri, writeTri } from '@orca/wire/compat';
-import type { StoredAgentWait } from '../store/store.ts';
-import type { Verdict } from './live-pane.ts';
+import type { Verdict } from '../panes/live-pane.ts';
+import type { StoredAgentWait } from './store.ts';
 
 /** The store's encoding of the `agentWait` tri-state: key absent, `null`, or an object. */
 export function storedWait(verdict: Verdict): StoredAgentWait {

@@ -15,13 +15,13 @@ import {
   sshSpawner,
   startNetnsHolder,
 } from '@orca/relay/manager';
+import { installHooks } from '../agent-hooks/install-hooks.ts';
 import { DATA_DIR_MODE } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
-import { agentsInGuest } from '../hooks/guest-agents.ts';
-import { guestInstallFs } from '../hooks/guest-install-fs.ts';
-import { installHooks } from '../hooks/install-hooks.ts';
+import type { HostLogger } from '../runtime/logger.ts';
 import type { Store } from '../store/store.ts';
-import type { HostLogger } from './logger.ts';
+import { agentsInGuest } from './guest-agents.ts';
+import { guestInstallFs } from './guest-install-fs.ts';
 
 /** Guest kinds this host can run. */
 export type GuestKind = 'netns' | 'ssh';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../host/host.ts';
 import { paneTerminalBackend } from '../rpc/runtime-server.ts';
-import { createHost, type Host } from './host.ts';
-import { silentLogger } from './logger.ts';
+import { silentLogger } from '../runtime/logger.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

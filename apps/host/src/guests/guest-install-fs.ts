@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { posix } from 'node:path';
 import type { GuestFs } from '@orca/relay/manager';
+import type { InstallFs } from '../agent-hooks/install-hooks.ts';
 import { HostError } from '../errors.ts';
-import type { InstallFs } from './install-hooks.ts';
 
 type FsResult = { ok: boolean; content?: unknown; message?: unknown; errno?: unknown; type?: unknown };
 

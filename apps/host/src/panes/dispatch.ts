@@ -6,6 +6,7 @@ import {
   draftInComposer,
   submitStrategy,
 } from '@orca/agent-status';
+import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
 import {
   DISPATCH_DEFAULT_TIMEOUT_MS,
   DISPATCH_POLL_MS,
@@ -16,7 +17,6 @@ import {
   SUBMIT_RETRY_AFTER_MS,
 } from '../constants.ts';
 import { refusal } from '../errors.ts';
-import type { HostCommandHooks } from '../hooks/command-hooks.ts';
 import type { LivePane } from './live-pane.ts';
 
 /** A stage a dispatch reached, with its time (ms, the host clock). */
