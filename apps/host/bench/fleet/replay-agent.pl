@@ -1,0 +1,28 @@
+#!/usr/bin/perl
+# Replays a recorded session into its PTY with the original timing: each line of the recording
+# is "<ms into the cycle> <hex bytes>"; cycle k of step s is written at T0 + offset + k*period + at.
+# period 0: played once, then the agent sits at its prompt (reads stdin, writes nothing).
+use strict;
+use warnings;
+use Time::HiRes qw(time sleep);
+my ($file, $t0, $offset, $period) = @ARGV;
+open(my $fh, '<', $file) or die "cannot read $file: $!";
+my @steps;
+while (my $line = <$fh>) {
+  chomp $line;
+  my ($at, $hex) = split / /, $line, 2;
+  push @steps, [$at, pack('H*', $hex // '')];
+}
+close $fh;
+binmode STDOUT;
+$| = 1;
+for (my $k = 0; ; $k++) {
+  for my $s (@steps) {
+    my $due = $t0 / 1000 + ($offset + $k * $period + $s->[0]) / 1000;
+    my $wait = $due - time;
+    sleep($wait) if $wait > 0;
+    print $s->[1];
+  }
+  last if $period == 0;
+}
+sleep(3600) while 1;

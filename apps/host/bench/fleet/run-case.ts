@@ -1,0 +1,145 @@
+// One fleet case in its own process (so RSS and CPU are this case's alone): a real in-process
+// host, N panes each replaying a session in a real PTY, their hook events POSTed by a separate
+// driver process to the real listener. Prints one JSON line with every measure.
+// Usage: tsx run-case.ts <realistic|stress|idle> <panes> <seconds>
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { createHost } from '../../src/host/host.ts';
+import { silentLogger } from '../../src/runtime/logger.ts';
+import { fleetMix, MENU_MARKER, SESSIONS, type Session, type SessionKind } from './sessions.ts';
+
+const [caseName = 'realistic', panesArg = '10', secondsArg = '20'] = process.argv.slice(2);
+const PANES = Number(panesArg);
+const SECONDS = Number(secondsArg);
+const WARMUP_MS = 2000;
+const DRAIN_MS = 2000;
+const here = fileURLToPath(new URL('.', import.meta.url));
+const now = (): number => performance.timeOrigin + performance.now();
+
+const kinds: SessionKind[] =
+  caseName === 'realistic' ? fleetMix(PANES) : Array.from({ length: PANES }, () => caseName as SessionKind);
+const root = mkdtempSync(join(tmpdir(), 'orca-fleet-'));
+const sessions = new Map<SessionKind, { session: Session; file: string }>();
+for (const kind of new Set(kinds)) {
+  const session = SESSIONS[kind]();
+  const file = join(root, `${kind}.rec`);
+  writeFileSync(file, session.output.map((s) => `${s.at} ${Buffer.from(s.bytes, 'utf8').toString('hex')}\n`).join(''));
+  sessions.set(kind, { session, file });
+}
+
+const rssBefore = process.memoryUsage().rss;
+const host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root });
+const t0 = now() + WARMUP_MS;
+const panes = kinds.map((kind, i) => {
+  const { session, file } = sessions.get(kind) as { session: Session; file: string };
+  // Why: spread the panes over their cycle so the fleet is not in lockstep.
+  const offset = session.periodMs > 0 ? Math.floor((i * 7919) % session.periodMs) : (i * 37) % 2000;
+  const view = host.createPane({
+    argv: ['/usr/bin/perl', join(here, 'replay-agent.pl'), file, String(Math.round(t0)), String(offset), String(session.periodMs)],
+    cwd: '/',
+  });
+  return { kind, session, offset, handle: view.handle, paneKey: view.paneKey };
+});
+
+const changes = new Map<string, { at: number; status: string | null }[]>();
+host.onVerdict((c) => {
+  const list = changes.get(c.handle) ?? [];
+  list.push({ at: now(), status: c.verdict.status });
+  changes.set(c.handle, list);
+});
+const menus: { handle: string; at: number }[] = [];
+for (const p of panes) {
+  if (p.session.menuAt.length === 0) continue;
+  host.livePane(p.handle).onOutput((display) => {
+    if (display.includes(MENU_MARKER)) menus.push({ handle: p.handle, at: now() });
+  });
+}
+
+const plan = {
+  port: host.endpoint.port,
+  token: host.endpoint.token,
+  t0,
+  untilMs: SECONDS * 1000,
+  keepAlive: caseName === 'stress',
+  panes: panes.map((p) => ({ paneKey: p.paneKey, offset: p.offset, periodMs: p.session.periodMs, hooks: p.session.hooks })),
+};
+const driver = spawn(process.execPath, [join(here, 'hook-driver.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+let driverOut = '';
+driver.stdout.on('data', (d) => {
+  driverOut += d;
+});
+driver.stdin.end(JSON.stringify(plan));
+
+await new Promise((r) => setTimeout(r, Math.max(0, t0 - now())));
+// Why: the histogram counts the sampling interval itself; 1 ms sampling, minus that 1 ms, is the delay.
+const ELD_RESOLUTION_MS = 1;
+const eld = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
+eld.enable();
+const cpuStart = process.cpuUsage();
+const wallStart = now();
+await new Promise((r) => setTimeout(r, SECONDS * 1000));
+const cpu = process.cpuUsage(cpuStart);
+const wallSec = (now() - wallStart) / 1000;
+eld.disable();
+const rssAfter = process.memoryUsage().rss;
+await new Promise((resolve) => driver.on('exit', resolve));
+await new Promise((r) => setTimeout(r, DRAIN_MS));
+
+const { scheduled, results } = JSON.parse(driverOut) as {
+  scheduled: number;
+  results: { paneKey: string; event: string; timed: boolean; sentAt: number; status: number }[];
+};
+const byKey = new Map(panes.map((p) => [p.paneKey, p]));
+const stored = host.store.countHookRows();
+const failed = results.filter((r) => r.status !== 204).length;
+const firstChangeAfter = (handle: string, at: number, status?: string): number | null => {
+  const hit = (changes.get(handle) ?? []).find((c) => c.at >= at && (status === undefined || c.status === status));
+  return hit ? hit.at - at : null;
+};
+const hookLatencies: number[] = [];
+let noVerdict = 0;
+for (const r of results) {
+  if (!r.timed) continue;
+  const pane = byKey.get(r.paneKey);
+  const ms = pane ? firstChangeAfter(pane.handle, r.sentAt) : null;
+  if (ms === null) noVerdict += 1;
+  else hookLatencies.push(ms);
+  if (process.env.ORCA_FLEET_DEBUG && pane)
+    process.stderr.write(
+      `${pane.kind} ${r.event} sent ${(r.sentAt - t0).toFixed(0)} → ${ms === null ? 'none' : ms.toFixed(1)}; changes ${JSON.stringify((changes.get(pane.handle) ?? []).map((c) => [Math.round(c.at - t0), c.status]))}\n`,
+    );
+}
+const screenLatencies: number[] = [];
+let menusUnseen = 0;
+for (const m of menus) {
+  const ms = firstChangeAfter(m.handle, m.at, 'permission');
+  if (ms === null) menusUnseen += 1;
+  else screenLatencies.push(ms);
+}
+await host.stop();
+
+const pct = (values: number[], p: number): number | null => {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
+};
+const cpuSec = (cpu.user + cpu.system) / 1e6;
+process.stdout.write(
+  `${JSON.stringify({
+    case: caseName,
+    panes: PANES,
+    seconds: wallSec,
+    events: { scheduled, sent: results.length, failed, stored, lost: scheduled - stored + failed },
+    hook: { samples: hookLatencies.length, noVerdict, p50: pct(hookLatencies, 50), p99: pct(hookLatencies, 99) },
+    screen: { samples: screenLatencies.length, unseen: menusUnseen, p50: pct(screenLatencies, 50), p99: pct(screenLatencies, 99) },
+    eventLoopDelayP99Ms: Math.max(0, eld.percentile(99) / 1e6 - ELD_RESOLUTION_MS),
+    cpuPercent: (cpuSec / wallSec) * 100,
+    cpuSecPerPaneSecond: cpuSec / (PANES * wallSec),
+    rssPerPaneMb: (rssAfter - rssBefore) / 1024 / 1024 / PANES,
+  })}\n`,
+);
+process.exit(0);
