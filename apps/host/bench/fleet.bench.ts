@@ -37,7 +37,11 @@ function runCase(kind: string, panes: number): CaseResult {
 }
 
 const ms = (v: number | null): number => v ?? Number.NaN;
-function report(label: string, r: CaseResult, targets: { hookP99?: number; screenP99?: number; eld?: number; rss?: number }) {
+function report(
+  label: string,
+  r: CaseResult,
+  targets: { hookP99?: number; screenP99?: number; eld?: number; rss?: number },
+) {
   const bounded = (name: string, ours: number, bound: number | undefined, unit: string) =>
     reportBench({
       name: `${label}: ${name}`,
@@ -55,7 +59,12 @@ function report(label: string, r: CaseResult, targets: { hookP99?: number; scree
     target: '<= 0',
     unit: 'events',
   });
-  bounded(`hook POST → verdict p99 (p50 ${ms(r.hook.p50).toFixed(1)} ms, ${r.hook.samples} events)`, ms(r.hook.p99), targets.hookP99, 'ms');
+  bounded(
+    `hook POST → verdict p99 (p50 ${ms(r.hook.p50).toFixed(1)} ms, ${r.hook.samples} events)`,
+    ms(r.hook.p99),
+    targets.hookP99,
+    'ms',
+  );
   if (r.screen.samples + r.screen.unseen > 0)
     bounded(
       `menu on screen → verdict p99 (p50 ${ms(r.screen.p50).toFixed(1)} ms, ${r.screen.samples} menus, ${r.screen.unseen} unseen)`,
@@ -72,11 +81,7 @@ const realistic = new Map<number, CaseResult>();
 for (const panes of SIZES) {
   const r = runCase('realistic', panes);
   realistic.set(panes, r);
-  report(
-    `realistic ${panes} panes`,
-    r,
-    panes === 200 ? { hookP99: 50, screenP99: 250, eld: 20, rss: 3 } : {},
-  );
+  report(`realistic ${panes} panes`, r, panes === 200 ? { hookP99: 50, screenP99: 250, eld: 20, rss: 3 } : {});
 }
 const idle = runCase('idle', 100);
 reportBench({

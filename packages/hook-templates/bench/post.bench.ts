@@ -1,10 +1,15 @@
-import { createServer } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { compareInterleaved, reportBench } from '@orca/bench';
 import { AGENT_IDS } from '../src/agents/sources.ts';
+import { formatEndpointEnv } from '../src/endpoint/format.ts';
 import { BENCH_SHELL, benchScripts, payloadOf, run } from './support.ts';
 
-// post: each POSIX script posting 512 KiB to a loopback listener vs bare `curl --data-binary @-`.
+// post: each POSIX script posting 512 KiB to a loopback listener vs bare `curl --data-binary @-`,
+// on the host's default transport (raw-json-v1, read from the endpoint file as a host writes it);
+// one more row per agent family on the form transport for comparison (info).
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
@@ -14,7 +19,12 @@ const server = createServer((req, res) => {
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const port = (server.address() as AddressInfo).port;
-const { scripts } = benchScripts();
+const { dir, scripts } = benchScripts();
+const endpointFile = join(dir, 'endpoint.env');
+writeFileSync(
+  endpointFile,
+  formatEndpointEnv({ port: String(port), token: 'bench', env: 'local', version: '2', transport: 'raw-json-v1' }),
+);
 const payload = payloadOf(512 * 1024);
 const env = {
   PATH: '/usr/local/bin:/usr/bin:/bin',
@@ -22,7 +32,9 @@ const env = {
   ORCA_AGENT_HOOK_PORT: String(port),
   ORCA_AGENT_HOOK_TOKEN: 'bench',
   ORCA_PANE_KEY: 'bench:0b6e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b',
+  ORCA_AGENT_HOOK_ENDPOINT: endpointFile,
 };
+const formEnv = { ...env, ORCA_AGENT_HOOK_ENDPOINT: '' };
 const bare = ['curl', '-q', '-sS', '-o', '/dev/null', '--data-binary', '@-', `http://127.0.0.1:${port}/hook/codex`];
 for (const agent of AGENT_IDS) {
   const c = await compareInterleaved(
@@ -30,6 +42,45 @@ for (const agent of AGENT_IDS) {
     () => run(bare, payload, env),
     { samples: 9, warmup: 1 },
   );
-  reportBench({ name: `post ${agent} (512 KiB, loopback, /bin/sh)`, ...c, target: '<= 1.15', unit: 'ns' });
+  reportBench({ name: `post ${agent} (512 KiB, loopback, /bin/sh, raw-json-v1)`, ...c, target: '<= 1.15', unit: 'ns' });
 }
+const form = await compareInterleaved(
+  () => run([BENCH_SHELL, scripts.claude], payload, formEnv),
+  () => run(bare, payload, formEnv),
+  { samples: 9, warmup: 1 },
+);
+reportBench({ name: 'post claude (512 KiB, loopback, /bin/sh, form transport)', ...form, target: '-', unit: 'ns' });
+// Where the rest goes (info rows): the floor of any shell path (sh starting, then curl reading the
+// agent's stdin itself: no capture, so no spool when the host is down), and the same POST made
+// inside an agent's own runtime (Node, no process at all).
+const streamed = await compareInterleaved(
+  () => run([BENCH_SHELL, '-c', `exec ${bare.join(' ')}`], payload, env),
+  () => run(bare, payload, env),
+  { samples: 9, warmup: 1 },
+);
+reportBench({
+  name: 'post floor: sh + curl streaming stdin (no capture, no spool)',
+  ...streamed,
+  target: '-',
+  unit: 'ns',
+});
+const inRuntime = await compareInterleaved(
+  () =>
+    new Promise<void>((resolve) => {
+      const req = request({ host: '127.0.0.1', port, path: '/hook/claude', method: 'POST', agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      });
+      req.on('error', () => resolve());
+      req.end(payload);
+    }),
+  () => run(bare, payload, env),
+  { samples: 9, warmup: 1 },
+);
+reportBench({
+  name: "post from the agent's runtime (in-process Node http) vs curl",
+  ...inRuntime,
+  target: '-',
+  unit: 'ns',
+});
 server.close();

@@ -39,7 +39,14 @@ const panes = kinds.map((kind, i) => {
   // Why: spread the panes over their cycle so the fleet is not in lockstep.
   const offset = session.periodMs > 0 ? Math.floor((i * 7919) % session.periodMs) : (i * 37) % 2000;
   const view = host.createPane({
-    argv: ['/usr/bin/perl', join(here, 'replay-agent.pl'), file, String(Math.round(t0)), String(offset), String(session.periodMs)],
+    argv: [
+      '/usr/bin/perl',
+      join(here, 'replay-agent.pl'),
+      file,
+      String(Math.round(t0)),
+      String(offset),
+      String(session.periodMs),
+    ],
     cwd: '/',
   });
   return { kind, session, offset, handle: view.handle, paneKey: view.paneKey };
@@ -65,7 +72,12 @@ const plan = {
   t0,
   untilMs: SECONDS * 1000,
   keepAlive: caseName === 'stress',
-  panes: panes.map((p) => ({ paneKey: p.paneKey, offset: p.offset, periodMs: p.session.periodMs, hooks: p.session.hooks })),
+  panes: panes.map((p) => ({
+    paneKey: p.paneKey,
+    offset: p.offset,
+    periodMs: p.session.periodMs,
+    hooks: p.session.hooks,
+  })),
 };
 const driver = spawn(process.execPath, [join(here, 'hook-driver.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
 let driverOut = '';
@@ -135,7 +147,12 @@ process.stdout.write(
     seconds: wallSec,
     events: { scheduled, sent: results.length, failed, stored, lost: scheduled - stored + failed },
     hook: { samples: hookLatencies.length, noVerdict, p50: pct(hookLatencies, 50), p99: pct(hookLatencies, 99) },
-    screen: { samples: screenLatencies.length, unseen: menusUnseen, p50: pct(screenLatencies, 50), p99: pct(screenLatencies, 99) },
+    screen: {
+      samples: screenLatencies.length,
+      unseen: menusUnseen,
+      p50: pct(screenLatencies, 50),
+      p99: pct(screenLatencies, 99),
+    },
     eventLoopDelayP99Ms: Math.max(0, eld.percentile(99) / 1e6 - ELD_RESOLUTION_MS),
     cpuPercent: (cpuSec / wallSec) * 100,
     cpuSecPerPaneSecond: cpuSec / (PANES * wallSec),

@@ -93,7 +93,12 @@ function workingSession(): Session {
     kind: 'working',
     periodMs: 8000,
     hooks: [
-      { at: 0, event: 'UserPromptSubmit', payload: claudePayload('UserPromptSubmit', { prompt: 'fix it' }), timed: true },
+      {
+        at: 0,
+        event: 'UserPromptSubmit',
+        payload: claudePayload('UserPromptSubmit', { prompt: 'fix it' }),
+        timed: true,
+      },
       { at: 1000, event: 'PreToolUse', payload: claudePayload('PreToolUse', bash), timed: false },
       { at: 3000, event: 'PostToolUse', payload: claudePayload('PostToolUse', bash), timed: false },
       { at: 7000, event: 'Stop', payload: claudePayload('Stop'), timed: true },
@@ -115,7 +120,12 @@ function waitingSession(): Session {
     kind: 'waiting',
     periodMs: 12_000,
     hooks: [
-      { at: 0, event: 'UserPromptSubmit', payload: claudePayload('UserPromptSubmit', { prompt: 'run it' }), timed: true },
+      {
+        at: 0,
+        event: 'UserPromptSubmit',
+        payload: claudePayload('UserPromptSubmit', { prompt: 'run it' }),
+        timed: true,
+      },
       { at: 1500, event: 'PreToolUse', payload: claudePayload('PreToolUse', bash), timed: false },
       // Why: the menu is answered on screen first; this event races the repaint (not timed).
       { at: 7600, event: 'PostToolUse', payload: claudePayload('PostToolUse', bash), timed: false },
@@ -170,5 +180,7 @@ export const SESSIONS: Record<SessionKind, () => Session> = {
 export function fleetMix(panes: number): SessionKind[] {
   const working = Math.round(panes * 0.2);
   const waiting = Math.round(panes * 0.1);
-  return Array.from({ length: panes }, (_, i) => (i < working ? 'working' : i < working + waiting ? 'waiting' : 'idle'));
+  return Array.from({ length: panes }, (_, i) =>
+    i < working ? 'working' : i < working + waiting ? 'waiting' : 'idle',
+  );
 }

@@ -66,9 +66,14 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
     .command('start')
     .description('run the host in the foreground until SIGINT/SIGTERM')
     .addOption(new Option('--hook-port <port>', 'preferred hook listener port (0 = any)').argParser(parsePort))
-    .addOption(new Option('--hook-transport <transport>', 'opt hook scripts into a JSON body').choices(['raw-json-v1']))
+    .addOption(
+      new Option(
+        '--hook-transport <transport>',
+        'how hook scripts post: raw-json-v1 (default, the payload as is) or form',
+      ).choices(['raw-json-v1', 'form']),
+    )
     .option('--listen <addr>', 'also accept RPC clients on 127.0.0.1:PORT (bearer token in <data-dir>/runtime-token)')
-    .action(async (o: { hookPort?: number; hookTransport?: 'raw-json-v1'; listen?: string }) => {
+    .action(async (o: { hookPort?: number; hookTransport?: 'form' | 'raw-json-v1'; listen?: string }) => {
       state.exit = await runStart(io, globals(), o);
     });
 

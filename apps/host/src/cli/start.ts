@@ -38,7 +38,7 @@ async function startServedHost(
 export async function runStart(
   io: CliIo,
   globals: GlobalOptions,
-  o: { hookPort?: number; hookTransport?: 'raw-json-v1'; listen?: string },
+  o: { hookPort?: number; hookTransport?: 'form' | 'raw-json-v1'; listen?: string },
 ): Promise<number> {
   const dataDir = resolveDataDir({ flag: globals.dataDir });
   let listen: { port: number; token: string } | undefined;

@@ -16,7 +16,8 @@ import type { GcReport, Store } from '../store/store.ts';
 export interface HostOptions {
   readonly dataDir: string;
   readonly hookPort?: number;
-  readonly hookTransport?: 'raw-json-v1';
+  /** How hook scripts post (default `raw-json-v1`: the payload as is, metadata in headers; `form`: urlencoded). */
+  readonly hookTransport?: 'form' | 'raw-json-v1';
   readonly now?: () => number;
   readonly logger?: HostLogger;
   /** Home whose user-level command hooks run (default the user's home). */

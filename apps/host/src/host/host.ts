@@ -195,7 +195,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   });
   try {
     const bound = await listener.start();
-    endpoint = hookEndpoint(bound.port, token, opts.hookTransport);
+    // Why: raw-json-v1 spares each hook script the form encoding of its payload (issue 13); `form` opts out.
+    endpoint = hookEndpoint(bound.port, token, opts.hookTransport === 'form' ? undefined : 'raw-json-v1');
     await publishEndpoint(paths.agentHooksDir, endpoint);
     log.info({ port: bound.port, fallback: bound.fallback }, 'hook listener bound');
   } catch (error) {

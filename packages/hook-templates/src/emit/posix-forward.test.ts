@@ -124,6 +124,32 @@ describe.each(shells.map((s) => [s.name, s] as const))('forwarding under %s', (_
     expect(trimTrailingNewlines(got[0]?.body ?? Buffer.alloc(0)).equals(input)).toBe(true);
   });
 
+  it('raw-json-v1 with metadata in the endpoint charset: plain comma-separated meta, no base64', async () => {
+    const token = `plain-${seq++}`;
+    const ep = endpointFile(
+      `ORCA_AGENT_HOOK_PORT=${server.port}\nORCA_AGENT_HOOK_TOKEN=${token}\nORCA_AGENT_HOOK_ENV=file-env\nORCA_AGENT_HOOK_VERSION=7\nORCA_AGENT_HOOK_TRANSPORT=raw-json-v1\n`,
+    );
+    const input = Buffer.from(JSON.stringify({ hook_event_name: 'Stop', text: HOSTILE_TEXT }));
+    const r = await runProcess([...shell.argv, scripts.codex], {
+      env: env('stale-token', { ORCA_AGENT_HOOK_ENDPOINT: ep, ORCA_AGENT_HOOK_PORT: '1', ORCA_WORKTREE_ID: 'wt-1' }),
+      input,
+    });
+    expect(r.code).toBe(0);
+    const got = server.byToken(token);
+    expect(got.map((g) => [g.url, g.headers['content-type'], g.headers['x-orca-agent-hook-meta-encoding']])).toEqual([
+      ['/hook/codex', 'application/json', 'plain'],
+    ]);
+    expect(String(got[0]?.headers['x-orca-agent-hook-meta']).split(',')).toEqual([
+      PANE,
+      'tab-9',
+      'launch-1',
+      'wt-1',
+      'file-env',
+      '7',
+    ]);
+    expect(trimTrailingNewlines(got[0]?.body ?? Buffer.alloc(0)).equals(input)).toBe(true);
+  });
+
   it('env transport is ignored: only the endpoint file may opt into raw-json-v1', async () => {
     const token = `notraw-${seq++}`;
     const r = await runProcess([...shell.argv, scripts.codex], {

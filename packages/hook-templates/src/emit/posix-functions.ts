@@ -8,7 +8,7 @@ import {
 } from '../constants.ts';
 
 /** Characters allowed in endpoint values, spelled out (a `case` range depends on the locale). */
-const VALUE_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:/-';
+export const VALUE_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:/-';
 
 /**
  * `orca_parse_endpoint FILE`: the §5 parser in POSIX sh builtins only (no `.`, no `eval`, no

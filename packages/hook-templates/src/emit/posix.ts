@@ -9,6 +9,7 @@ import {
   recoverEnvFunction,
   refreshEndpointFunction,
   spoolFunction,
+  VALUE_CHARS,
 } from './posix-functions.ts';
 import { BOUNDED_READER_PY } from './posix-reader.ts';
 
@@ -128,19 +129,39 @@ function postLines(step: Extract<Step, { op: 'post' }>, onFail: string): string[
   const lines = extraLines(step.extras);
   const formPost = [`${form} >/dev/null 2>&1 ${heredoc[0]} ${onFail}`, heredoc[1] ?? '', heredoc[2] ?? ''];
   if (step.transport === 'form') return [...lines, ...formPost];
-  const meta = FORM_FIELDS.map(([, env]) => `\${${env}-}`).join('$orca_us');
-  const raw = curlCommand(
-    step.source,
-    step.maxTimeS,
-    ['Content-Type: application/json', 'X-Orca-Agent-Hook-Meta-Encoding: base64', 'X-Orca-Agent-Hook-Meta: $orca_meta'],
-    ['--data-binary @-'],
-  );
+  const values = FORM_FIELDS.map(([, env]) => `\${${env}-}`);
+  const rawCurl = (encoding: 'base64' | 'plain') =>
+    curlCommand(
+      step.source,
+      step.maxTimeS,
+      [
+        'Content-Type: application/json',
+        `X-Orca-Agent-Hook-Meta-Encoding: ${encoding}`,
+        'X-Orca-Agent-Hook-Meta: $orca_meta',
+      ],
+      ['--data-binary @-'],
+    );
   return [
     ...lines,
-    'if [ "$orca_transport" = raw-json-v1 ] && command -v base64 >/dev/null 2>&1 && command -v tr >/dev/null 2>&1; then',
+    // Why: metadata in the endpoint charset goes as is (comma-separated, no process); anything
+    // else is base64 (two processes) so that no byte of it can reach curl's header line.
+    "orca_meta_plain=''",
+    'if [ "$orca_transport" = raw-json-v1 ]; then',
+    `  orca_meta=${values.join('')}`,
+    '  case $orca_meta in',
+    `    *[!${VALUE_CHARS}]*) ;;`,
+    '    *) orca_meta_plain=1 ;;',
+    '  esac',
+    'fi',
+    'if [ -n "$orca_meta_plain" ]; then',
+    `  orca_meta=${values.join(',')}`,
+    `  ${rawCurl('plain')} >/dev/null 2>&1 ${heredoc[0]} ${onFail}`,
+    heredoc[1] ?? '',
+    heredoc[2] ?? '',
+    'elif [ "$orca_transport" = raw-json-v1 ] && command -v base64 >/dev/null 2>&1 && command -v tr >/dev/null 2>&1; then',
     `  orca_us=$(command -p printf '\\037')`,
-    `  orca_meta=$(command -p printf '%s' "${meta}" | base64 | tr -d '\\n\\r')`,
-    `  ${raw} >/dev/null 2>&1 ${heredoc[0]} ${onFail}`,
+    `  orca_meta=$(command -p printf '%s' "${values.join('$orca_us')}" | base64 | tr -d '\\n\\r')`,
+    `  ${rawCurl('base64')} >/dev/null 2>&1 ${heredoc[0]} ${onFail}`,
     heredoc[1] ?? '',
     heredoc[2] ?? '',
     'else',

@@ -19,11 +19,23 @@ export type DecodedHookBody = { ok: true; body: Record<string, unknown> } | { ok
 const META_FIELDS = ['paneKey', 'tabId', 'launchToken', 'worktreeId', 'env', 'version'] as const;
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 
+// Why: a hook script whose metadata is all in the endpoint charset sends it as is, comma-separated:
+// base64 would cost it two processes (base64, tr) on the agent's clock.
+const PLAIN_META_RE = /^[A-Za-z0-9._:/,-]*$/;
+
 function decodeMeta(meta: string, encoding: string | undefined): Record<string, unknown> | undefined {
-  if (encoding?.trim().toLowerCase() !== 'base64') return undefined;
+  const kind = encoding?.trim().toLowerCase();
   const m = meta.trim();
-  if (m.length % 4 !== 0 || !BASE64_RE.test(m)) return undefined;
-  const parts = Buffer.from(m, 'base64').toString('utf8').split('\u001f');
+  let parts: string[];
+  if (kind === 'base64') {
+    if (m.length % 4 !== 0 || !BASE64_RE.test(m)) return undefined;
+    parts = Buffer.from(m, 'base64').toString('utf8').split('\u001f');
+  } else if (kind === 'plain') {
+    if (!PLAIN_META_RE.test(m)) return undefined;
+    parts = m.split(',');
+  } else {
+    return undefined;
+  }
   if (parts.length < META_FIELDS.length) return undefined;
   const out: Record<string, unknown> = {};
   META_FIELDS.forEach((k, i) => {

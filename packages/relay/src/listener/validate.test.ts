@@ -177,9 +177,18 @@ describe('three body forms agree', () => {
           body: Buffer.from(`\ufeff${JSON.stringify(payload)}`),
         }),
       );
+      const asRawPlain = decodeValid(
+        decodeHookBody({
+          contentType: 'application/json',
+          meta: [PANE, 'tab-1', 'lt', 'w', 'local', '2'].join(','),
+          metaEncoding: 'plain',
+          body: Buffer.from(JSON.stringify(payload)),
+        }),
+      );
       expect(asForm).toEqual(asJson);
       expect(asFormBom).toEqual(asJson);
       expect(asRaw).toEqual(asJson);
+      expect(asRawPlain).toEqual(asJson);
       expect(asJson.ok).toBe(depth <= MAX_PAYLOAD_JSON_DEPTH);
     });
   }
@@ -198,6 +207,23 @@ describe('three body forms agree', () => {
       reason: 'meta',
     });
   });
+  it('raw-json-v1 plain meta: comma-separated in the endpoint charset, six fields or more', () => {
+    const body = Buffer.from('{"hook_event_name":"Stop"}');
+    const plain = (meta: string) =>
+      decodeHookBody({ contentType: 'application/json', meta, metaEncoding: 'Plain', body });
+    expect(plain(`${PANE},,,,,`)).toMatchObject({ ok: true, body: { paneKey: PANE, tabId: '', version: '' } });
+    expect(plain(`${PANE},t,l,w,e,v,extra`)).toMatchObject({ ok: true, body: { tabId: 't', version: 'v' } });
+    expect(plain(`${PANE},t`)).toEqual({ ok: false, reason: 'meta' });
+    for (const bad of [`${PANE} ,,,,,`, `${PANE},\u001f,,,,`, `${PANE},é,,,,`, `${PANE};,,,,,`]) {
+      expect(plain(bad)).toEqual({ ok: false, reason: 'meta' });
+    }
+    expect(
+      decodeHookBody({ contentType: 'application/json', meta: `${PANE},,,,,`, metaEncoding: 'hex', body }),
+    ).toEqual({
+      ok: false,
+      reason: 'meta',
+    });
+  });
   it('form: first occurrence wins; empty body = {}', () => {
     expect(decodeHookBody({ contentType: 'application/x-www-form-urlencoded', body: Buffer.from('a=1&a=2') })).toEqual({
       ok: true,
@@ -211,8 +237,9 @@ describe('three body forms agree', () => {
         fc.uint8Array({ maxLength: 300 }),
         fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain'),
         fc.option(fc.string()),
-        (b, ct, m) => {
-          const r = decodeHookBody({ contentType: ct, meta: m ?? undefined, metaEncoding: 'base64', body: b });
+        fc.constantFrom('base64', 'plain', 'other'),
+        (b, ct, m, encoding) => {
+          const r = decodeHookBody({ contentType: ct, meta: m ?? undefined, metaEncoding: encoding, body: b });
           return typeof (r.ok ? validateHookBody(r.body).ok : r.reason) !== 'undefined';
         },
       ),
