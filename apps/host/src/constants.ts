@@ -35,8 +35,13 @@ export const OUTPUT_EVALUATION_DELAY_MS = 100;
 export const HOOK_EVALUATION_SETTLE_MAX_MS = 20;
 /** Longest an output-triggered evaluation waits for the emulator to catch up (ms). */
 export const OUTPUT_EVALUATION_SETTLE_MAX_MS = 250;
-/** Interval of the slow re-evaluation that notices foreground-process changes without output (ms). */
+/** Interval of the slow probe that notices foreground-process changes without output (ms). */
 export const FOREGROUND_RECHECK_INTERVAL_MS = 2_000;
+/**
+ * A quiet pane whose foreground did not change is re-evaluated this often anyway (ms), so evidence
+ * that only ages (a hook row going stale after 30 min) is noticed within a minute.
+ */
+export const QUIET_PANE_REEVALUATE_MS = 60_000;
 /** How long `orca terminal wait` waits when no `--timeout` is given (ms). */
 export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
 /** How long a client waits for the runtime socket to accept a connection (ms). */

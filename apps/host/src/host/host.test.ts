@@ -47,7 +47,7 @@ describe('host', () => {
     const host = await startHost(dataDir);
     const env = readFileSync(host.paths.endpointEnv, 'utf8');
     expect(env).toBe(
-      `ORCA_AGENT_HOOK_PORT=${host.endpoint.port}\nORCA_AGENT_HOOK_TOKEN=${host.endpoint.token}\nORCA_AGENT_HOOK_ENV=local\nORCA_AGENT_HOOK_VERSION=${host.endpoint.version}\n`,
+      `ORCA_AGENT_HOOK_PORT=${host.endpoint.port}\nORCA_AGENT_HOOK_TOKEN=${host.endpoint.token}\nORCA_AGENT_HOOK_ENV=local\nORCA_AGENT_HOOK_VERSION=${host.endpoint.version}\nORCA_AGENT_HOOK_TRANSPORT=raw-json-v1\n`,
     );
     expect(host.endpoint.token).toMatch(/^[0-9a-f]{32}$/);
     expect(statSync(host.paths.endpointEnv).mode & 0o777).toBe(0o600);

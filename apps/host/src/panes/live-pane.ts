@@ -6,6 +6,7 @@ import {
   HOOK_EVALUATION_SETTLE_MAX_MS,
   OUTPUT_EVALUATION_DELAY_MS,
   OUTPUT_EVALUATION_SETTLE_MAX_MS,
+  QUIET_PANE_REEVALUATE_MS,
 } from '../constants.ts';
 import type { PaneRecord } from '../store/store.ts';
 import { readForegroundCommand, readForegroundGroup } from './foreground-probe.ts';
@@ -189,8 +190,25 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     for (const listener of outputListeners) listener(display);
     schedule();
   });
-  // Why: a foreground-process change (exec, a job started) is evidence no event announces; re-check slowly.
-  const foregroundPoll = setInterval(() => schedule(), FOREGROUND_RECHECK_INTERVAL_MS);
+  // Why: a foreground-process change (exec, a job started) is evidence no event announces. The
+  // probe is two /proc reads; a full evaluation runs only when they changed (or once a minute).
+  let lastForeground: string | undefined;
+  let quietSince = opts.now();
+  const probeForeground = async (): Promise<void> => {
+    if (process.platform !== 'linux' || opts.now() - quietSince >= QUIET_PANE_REEVALUATE_MS) {
+      quietSince = opts.now();
+      schedule();
+      return;
+    }
+    const key = `${readForegroundGroup(proc.pid)} ${await readForegroundCommand(proc.pid)}`;
+    if (key !== lastForeground) {
+      lastForeground = key;
+      schedule();
+    }
+  };
+  const foregroundPoll = setInterval(() => {
+    probeForeground().catch(() => schedule());
+  }, FOREGROUND_RECHECK_INTERVAL_MS);
   foregroundPoll.unref();
   proc.onExit((exit) => {
     clearInterval(foregroundPoll);
