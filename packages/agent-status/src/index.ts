@@ -6,6 +6,9 @@
  * import { evaluatePane } from '@orca/agent-status';
  * const verdict = await evaluatePane({ now: 1000, ptyId: 'pty-1', waitBlockedAt: null, tail: 'Run this command?\n…' });
  */
+
+export * from './agent-ids.ts';
+export * from './blocked-reasons.ts';
 export * from './errors.ts';
 export * from './fusion/index.ts';
 export * from './hooks/index.ts';

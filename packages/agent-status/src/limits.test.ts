@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { isAgentId } from './agent-ids.ts';
+import { BLOCKED_REASONS, isBlockedReason, legacyBlockedReason, reasonKind } from './blocked-reasons.ts';
 import { AgentStatusError, echoValue } from './errors.ts';
-import { BLOCKED_REASONS, isAgentId, isBlockedReason, legacyBlockedReason, reasonKind } from './limits.ts';
 
 describe('blocked reasons', () => {
   it('lists both spellings of every stem plus the two singles', () => {

@@ -1,4 +1,5 @@
-import type { AgentId, BlockedReason } from './limits.ts';
+import type { AgentId } from './agent-ids.ts';
+import type { BlockedReason } from './blocked-reasons.ts';
 
 /** State of one status row (hook or OSC). */
 export type RowState = 'working' | 'blocked' | 'waiting' | 'done';

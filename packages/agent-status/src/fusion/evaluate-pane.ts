@@ -1,5 +1,5 @@
+import type { AgentId } from '../agent-ids.ts';
 import { validRows } from '../hooks/row-schema.ts';
-import type { AgentId } from '../limits.ts';
 import { type BlockedSignal, findBlockedSignal } from '../screen/blocked-signal.ts';
 import { composerAtBottom } from '../screen/composers.ts';
 import { buildMatchWindow, type MatchWindow, screenHasContent } from '../screen/match-window.ts';

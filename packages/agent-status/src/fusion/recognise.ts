@@ -1,4 +1,4 @@
-import type { AgentId } from '../limits.ts';
+import type { AgentId } from '../agent-ids.ts';
 import { commandBasename, isShellName } from '../title/agent-names.ts';
 
 const BINARIES: Readonly<Record<string, AgentId>> = {

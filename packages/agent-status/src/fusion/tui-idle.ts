@@ -1,4 +1,4 @@
-import type { BlockedReason } from '../limits.ts';
+import type { BlockedReason } from '../blocked-reasons.ts';
 import { TUI_IDLE_POLL_INTERVAL_MS, TUI_IDLE_QUIESCENCE_MS } from '../limits.ts';
 import { codexComposerAtBottom, findReadyPromptBelow } from '../screen/dismissal.ts';
 import type { MatchWindow } from '../screen/match-window.ts';

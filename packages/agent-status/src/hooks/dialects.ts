@@ -1,4 +1,4 @@
-import type { AgentId } from '../limits.ts';
+import type { AgentId } from '../agent-ids.ts';
 import type { RowState } from '../types.ts';
 import { asObject, eventKey, type JsonObject, stringField, toolNameOf } from './payload-fields.ts';
 

@@ -1,4 +1,4 @@
-import type { AgentId } from '../limits.ts';
+import type { AgentId } from '../agent-ids.ts';
 
 const CLAUDE_IGNORED = [
   'Notification',

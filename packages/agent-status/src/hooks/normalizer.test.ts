@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AGENT_IDS, type AgentId } from '../limits.ts';
+import { type AgentId, STATUS_AGENT_IDS } from '../agent-ids.ts';
 import type { RowState } from '../types.ts';
 import { createHookNormalizer, HOOK_SOURCES } from './normalizer.ts';
 
@@ -294,7 +294,7 @@ describe('HOOK_SOURCES', () => {
       'kimi',
       'crush',
     ]);
-    expect(HOOK_SOURCES).toEqual(AGENT_IDS);
+    expect(HOOK_SOURCES).toEqual(STATUS_AGENT_IDS);
   });
 });
 
@@ -312,7 +312,7 @@ describe('property: arbitrary JSON never throws', () => {
     );
     fc.assert(
       fc.property(
-        fc.constantFrom(...AGENT_IDS, 'nope'),
+        fc.constantFrom(...STATUS_AGENT_IDS, 'nope'),
         events,
         fc.jsonValue(),
         fc.anything(),

@@ -1,4 +1,5 @@
-import { AGENT_IDS, type AgentId, isAgentId, OSC_FIELD_CAPS } from '../limits.ts';
+import { type AgentId, isAgentId, STATUS_AGENT_IDS } from '../agent-ids.ts';
+import { OSC_FIELD_CAPS } from '../limits.ts';
 import type { OscStatusPayload } from '../osc/osc-payload.ts';
 import { decodeOscPayloadValue } from '../osc/osc-payload.ts';
 import type { RowState, StatusRow } from '../types.ts';
@@ -10,7 +11,7 @@ import { parseStatusRow } from './row-schema.ts';
  * Every hook source this engine normalizes, in the relay's `HOOK_SOURCES` order. Contract tests
  * compare it with hook-templates' and relay's lists.
  */
-export const HOOK_SOURCES: readonly AgentId[] = AGENT_IDS;
+export const HOOK_SOURCES: readonly AgentId[] = STATUS_AGENT_IDS;
 
 /** One hook event as the host received it. */
 export interface HookInput {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_IDS } from '../limits.ts';
+import { STATUS_AGENT_IDS } from '../agent-ids.ts';
 import type { StatusRow } from '../types.ts';
 
 const subagent = z.object({
@@ -16,7 +16,7 @@ export const statusRowSchema = z.object({
   state: z.enum(['working', 'blocked', 'waiting', 'done']),
   receivedAt: z.number().finite(),
   stateStartedAt: z.number().finite(),
-  source: z.enum(AGENT_IDS),
+  source: z.enum(STATUS_AGENT_IDS),
   via: z.enum(['hook', 'osc']),
   interrupted: z.literal(true).optional(),
   toolUseId: z.string().optional(),

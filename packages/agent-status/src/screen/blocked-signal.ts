@@ -1,10 +1,5 @@
-import {
-  type BlockedReason,
-  KEYWORD_AFTER_CHARS,
-  KEYWORD_BEFORE_CHARS,
-  PERMISSION_CHOICES_WITHIN_CHARS,
-  reasonKind,
-} from '../limits.ts';
+import { type BlockedReason, reasonKind } from '../blocked-reasons.ts';
+import { KEYWORD_AFTER_CHARS, KEYWORD_BEFORE_CHARS, PERMISSION_CHOICES_WITHIN_CHARS } from '../limits.ts';
 import { matchCursorApproval } from './approval-menus.ts';
 import { codexCancelBelow, findReadyPromptBelow } from './dismissal.ts';
 import { type MatchWindow, type WindowLine, windowFromTail } from './match-window.ts';

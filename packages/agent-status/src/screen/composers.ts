@@ -1,4 +1,4 @@
-import type { AgentId } from '../limits.ts';
+import type { AgentId } from '../agent-ids.ts';
 import { codexComposerAtBottom } from './dismissal.ts';
 import type { WindowLine } from './match-window.ts';
 

@@ -1,4 +1,4 @@
-import type { AgentId } from '../limits.ts';
+import type { AgentId } from '../agent-ids.ts';
 
 /**
  * How an agent's TUI takes a prompt typed into its PTY: which key submits, how the text goes in,

@@ -1,4 +1,4 @@
-import type { AgentId } from '../limits.ts';
+import type { AgentId } from '../agent-ids.ts';
 import { normalizeLine, type WindowLine } from '../screen/match-window.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentId } from '../limits.ts';
+import type { AgentId } from '../agent-ids.ts';
 
 /** Name tokens a title may carry, mapped to the agent id (null: a known agent Orca has no id for). */
 export const TITLE_AGENT_TOKENS: Readonly<Record<string, AgentId | null>> = {

@@ -1,4 +1,4 @@
-import type { AgentId } from '../limits.ts';
+import type { AgentId } from '../agent-ids.ts';
 import { TITLE_MEMO_ENTRIES } from '../limits.ts';
 import type { AgentStatus } from '../types.ts';
 import { isShellName, TITLE_AGENT_TOKENS } from './agent-names.ts';
