@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { until } from '@orca/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hook, shq, tempDir, testRunner } from '../test/support.ts';
@@ -25,9 +26,6 @@ function gatedHook(dir: string) {
   };
 }
 
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 20));
-}
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
 const loopCountOf = (r: RunRecord) => (JSON.parse(r.stdin) as { loop_count: number }).loop_count;
 
@@ -50,13 +48,14 @@ describe('detached dispatch with real slow hooks', () => {
       'dropped',
       'dropped',
     ]);
-    await until(() => lines(g.started).length === MAX_DETACHED_RUNNING);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(lines(g.started)).toHaveLength(MAX_DETACHED_RUNNING);
-    // Thread isolation: another thread still starts at once.
+    await until('the first 8 hooks to start', () => lines(g.started).length === MAX_DETACHED_RUNNING);
+    // Thread isolation: another thread still starts at once. Its start is also the sentinel: it was
+    // dispatched after every thread-A hook, so once it ran, no ninth A hook may have started.
     expect(t.runner.emitDetached('stop', { status: 'aborted', loopCount: 999 }, { threadId: 'B' })).toEqual([
       'running',
     ]);
+    await until('the thread-B hook to start', () => lines(g.started).includes('999'));
+    expect(lines(g.started).filter((n) => n !== '999')).toHaveLength(MAX_DETACHED_RUNNING);
     writeFileSync(g.go, '');
     await t.runner.whenIdle();
     const runs = t.runs().filter((r) => r.hookId === g.hook.id && loopCountOf(r) !== 999);
@@ -83,7 +82,7 @@ describe('detached dispatch with real slow hooks', () => {
     const t = testRunner({ hooks: [g.hook], baseEnv: { PATH: process.env.PATH ?? '' } });
     for (let i = 0; i < MAX_DETACHED_RUNNING + 5; i++)
       t.runner.emitDetached('stop', { status: 'completed', loopCount: i }, { conversationId: 'c' });
-    await until(() => lines(g.started).length === MAX_DETACHED_RUNNING);
+    await until('the first 8 hooks to start', () => lines(g.started).length === MAX_DETACHED_RUNNING);
     t.runner.abortThread('c');
     expect(t.runner.emitDetached('stop', { status: 'completed' }, { conversationId: 'c' })).toEqual(['dropped']);
     writeFileSync(g.go, '');

@@ -23,69 +23,19 @@ import {
   mergeOutcomes,
 } from './outcome.ts';
 import type { DropRecord, HookRecord, RunDecision, RunRecord } from './records.ts';
+import { buildRecord, summarize, withThreadedInput } from './run-record.ts';
+import type { CommandHookRunner, CommandHookRunnerOptions } from './runner-types.ts';
 import { type SandboxRuntime, sandboxBlockReasons } from './sandbox.ts';
 import { SessionEnvStore } from './session-env.ts';
 import { type HookSpawnResult, type SpawnFunction, spawnHook } from './spawn.ts';
 
-/** `vendor` keeps each vendor's default (mostly fail-open); `strict` fails every hook closed. */
-export type FailurePolicy = 'vendor' | 'strict';
-
-/** A detached hook's outcome, as handed to `onAsyncOutcome`. */
-export interface AsyncOutcomeEvent {
-  event: CanonicalEvent;
-  hookId: string;
-  conversationId?: string;
-  outcome: AsyncOutcome;
-}
-
-/** A hook failure, reported once per hook per conversation. */
-export interface HookRuntimeErrorEvent {
-  event: CanonicalEvent;
-  hookId: string;
-  conversationId?: string;
-  message: string;
-}
-
-/** Options of {@link createCommandHookRunner}. */
-export interface CommandHookRunnerOptions {
-  /** The hooks, or a function returning the current set (re-read on every emit). */
-  hooks: readonly CommandHook[] | (() => readonly CommandHook[]);
-  /** Sink of every run and drop record; a throwing sink goes to `onError`. */
-  record?: (record: HookRecord) => void;
-  failurePolicy?: FailurePolicy;
-  sandbox?: SandboxRuntime;
-  /** Env the children inherit (default `process.env`, read per call). */
-  baseEnv?: EnvMap;
-  /** Credential scrubber applied to `baseEnv` (default {@link scrubLlmCredentials}). */
-  scrubEnv?: (env: EnvMap) => Readonly<Record<string, string | undefined>>;
-  /** Epoch-ms clock for records. */
-  clock?: () => number;
-  spawn?: SpawnFunction;
-  platform?: NodeJS.Platform;
-  onAsyncOutcome?: (event: AsyncOutcomeEvent) => void;
-  onRuntimeError?: (event: HookRuntimeErrorEvent) => void;
-  onError?: (error: unknown) => void;
-}
-
-/** The runner's public surface. */
-export interface CommandHookRunner {
-  /** Run one hook; never rejects. Abstains (`{outcome:null, failed:false}`) without spawning when it does not apply. */
-  run<E extends CanonicalEvent>(
-    hook: CommandHook & { event: E },
-    payload: EventPayloads[E],
-    ctx?: HookContext,
-  ): Promise<HookRunResult>;
-  /** Run every matching hook of a blocking event sequentially in order and merge. */
-  emit<E extends BlockingEvent>(event: E, payload: EventPayloads[E], ctx?: HookContext): Promise<MergedOutcome>;
-  /** Queue every matching hook of an event on its thread; one status per queued hook. */
-  emitDetached<E extends CanonicalEvent>(event: E, payload: EventPayloads[E], ctx?: HookContext): DispatchStatus[];
-  /** Forget one conversation's session env. */
-  clearSession(conversationId: string): void;
-  /** Drop a thread's pending detached hooks and later dispatches; running ones finish. */
-  abortThread(threadId: string): void;
-  /** Resolves when no detached hook runs or waits (on one thread, or anywhere). */
-  whenIdle(threadId?: string): Promise<void>;
-}
+export type {
+  AsyncOutcomeEvent,
+  CommandHookRunner,
+  CommandHookRunnerOptions,
+  FailurePolicy,
+  HookRuntimeErrorEvent,
+} from './runner-types.ts';
 
 const ABSTAIN: HookRunResult = { outcome: null, failed: false };
 const DEFAULT_CONVERSATION = 'default';
@@ -93,28 +43,6 @@ const DEFAULT_CONVERSATION = 'default';
 interface RunOptions {
   /** Async hook on a blocking event: its decision is recorded but not enforced. */
   unenforced?: boolean;
-}
-
-function summarize(outcome: BlockingOutcome | AsyncOutcome | null, extra: RunDecision): RunDecision {
-  const d: RunDecision = {};
-  if (outcome !== null) {
-    const o: BlockingOutcome & AsyncOutcome = outcome;
-    if (o.decision !== undefined) d.permission = o.decision;
-    if (o.haltRun !== undefined) d.haltRun = true;
-    if (o.updatedInput !== undefined) d.updatedInput = true;
-    if (o.injectContext !== undefined) d.injectContextChars = o.injectContext.length;
-    if (o.agentMessage !== undefined) d.agentMessageChars = o.agentMessage.length;
-    if (o.userMessage !== undefined) d.userMessageChars = o.userMessage.length;
-    if (o.queueMessage !== undefined) d.queuedMessageChars = o.queueMessage.text.length;
-  }
-  return { ...d, ...extra };
-}
-
-function withThreadedInput<P>(payload: P, merged: Record<string, unknown>): P {
-  if (typeof payload !== 'object' || payload === null || !('input' in payload)) return payload;
-  const input = payload.input;
-  if (typeof input !== 'object' || input === null) return payload;
-  return { ...payload, input: { ...input, ...merged } };
 }
 
 /**
@@ -387,44 +315,5 @@ export function createCommandHookRunner(opts: CommandHookRunnerOptions): Command
     clearSession: (conversationId) => sessions.clear(conversationId),
     abortThread: (threadId) => dispatcher.abortThread(threadId),
     whenIdle: (threadId) => dispatcher.whenIdle(threadId),
-  };
-}
-
-function buildRecord(
-  hook: CommandHook,
-  ctx: HookContext,
-  spawn: HookSpawnResult,
-  interp: Interpretation,
-  result: HookRunResult,
-  decision: RunDecision,
-): RunRecord {
-  return {
-    kind: 'run',
-    event: hook.wireEvent,
-    canonicalEvent: hook.event,
-    dialect: hook.dialect,
-    hookId: hook.id,
-    command: hook.command,
-    ...(ctx.conversationId !== undefined ? { conversationId: ctx.conversationId } : {}),
-    startedAt: spawn.startedAt,
-    durationMs: spawn.durationMs,
-    timeoutMs: spawn.timeoutMs,
-    stdin: spawn.stdin,
-    stdout: spawn.stdout,
-    stderr: spawn.stderr,
-    stdoutTruncated: spawn.stdoutTruncated,
-    stderrTruncated: spawn.stderrTruncated,
-    exitCode: spawn.exitCode,
-    signal: spawn.signal,
-    timedOut: spawn.timedOut,
-    aborted: spawn.aborted,
-    ...(spawn.spawnError !== undefined ? { spawnError: spawn.spawnError } : {}),
-    parseOk: interp.parseOk,
-    failed: result.failed,
-    ...(result.failureMode !== undefined ? { failureMode: result.failureMode } : {}),
-    ...(interp.runtimeError !== undefined ? { runtimeError: interp.runtimeError } : {}),
-    sandboxed: spawn.sandboxed,
-    sandboxViolations: spawn.sandboxViolations,
-    decision,
   };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { until } from '@orca/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hook, onlyRun, shq, tempDir, testRunner, writeScript } from '../test/support.ts';
@@ -70,8 +71,8 @@ describe('spawnHook never hangs', () => {
     });
     expect({ timedOut: r.timedOut, exitCode: r.exitCode }).toEqual({ timedOut: true, exitCode: null });
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    await new Promise((res) => setTimeout(res, 100));
-    expect(pidAlive(pid)).toBe(false);
+    // Why: SIGKILL of the group is delivered at once, but reaping takes a moment; wait for the death.
+    await expect(until('the grandchild to die', () => !pidAlive(pid), { timeoutMs: 5000 })).resolves.toBe(true);
   });
 
   it('timeout resolves even when a grandchild in its own session holds stdout', async () => {
