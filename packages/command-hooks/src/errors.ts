@@ -1,13 +1,13 @@
 /** Stable error codes of this package (prefix `ORCA_CMDHOOKS_`). */
-export const COMMAND_HOOKS_ERROR_CODES = {
-  configInvalid: 'ORCA_CMDHOOKS_CONFIG_INVALID',
-  configUnreadable: 'ORCA_CMDHOOKS_CONFIG_UNREADABLE',
-  payloadInvalid: 'ORCA_CMDHOOKS_PAYLOAD_INVALID',
-  usage: 'ORCA_CMDHOOKS_USAGE',
-} as const;
+export const COMMAND_HOOKS_ERROR_CODES = [
+  'ORCA_CMDHOOKS_CONFIG_INVALID',
+  'ORCA_CMDHOOKS_CONFIG_UNREADABLE',
+  'ORCA_CMDHOOKS_PAYLOAD_INVALID',
+  'ORCA_CMDHOOKS_USAGE',
+] as const;
 
 /** One of {@link COMMAND_HOOKS_ERROR_CODES}. */
-export type CommandHooksErrorCode = (typeof COMMAND_HOOKS_ERROR_CODES)[keyof typeof COMMAND_HOOKS_ERROR_CODES];
+export type CommandHooksErrorCode = (typeof COMMAND_HOOKS_ERROR_CODES)[number];
 
 /**
  * The one error class of `@orca/command-hooks`. Only callers' own mistakes throw (an invalid

@@ -8,6 +8,8 @@
  * const runner = createCommandHookRunner({ hooks });
  * const out = await runner.emit('beforeSubmitPrompt', { prompt: 'hi' }, { conversationId: paneKey });
  */
+
+export { CLI_EXIT, type CliIo as CommandHooksCliIo, runCli as runCommandHooksCli } from './cli/run-cli.ts';
 export type { ParsedHooks } from './config/builder.ts';
 export type { ConfigErrorCode, ConfigIssue, ConfigWarningCode } from './config/issues.ts';
 export { CONFIG_WARNING_CODES } from './config/issues.ts';

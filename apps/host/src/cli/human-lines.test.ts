@@ -1,10 +1,9 @@
+import { formatDryRunReport, formatListReport } from '@orca/command-hooks/reports';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDemoEvent } from '../demo/run-demo.ts';
 import type { PaneView } from '../panes/pane-view.ts';
 import {
-  formatCommandHookListing,
-  formatCommandHookRun,
   formatDispatchReceipt,
   formatErrorLine,
   formatGuestAdded,
@@ -129,14 +128,26 @@ describe('every orca formatter escapes text from outside', () => {
           flag,
         ))
           oneLine(line);
-        const issue = { code: a, file: b, path: c, message: d };
-        for (const line of formatCommandHookListing({
-          hooks: [{ dialect: a, wireEvent: b, id: c, command: d }],
+        // Why: `orca command-hooks` prints the library's report lines as they are.
+        const issue = {
+          code: 'ORCA_CMDHOOKS_CONFIG_INVALID' as const,
+          file: b,
+          path: c,
+          line: 1,
+          column: 2,
+          message: d,
+        };
+        const hook = { dialect: a, wireEvent: b, event: c, id: c, command: d, source: a, timeoutMs: 1 };
+        for (const line of formatListReport({ hooks: [hook], warnings: [issue], errors: [issue] })) oneLine(line);
+        for (const line of formatDryRunReport({
+          event: 'stop',
+          outcome: null,
+          asyncOutcomes: [],
+          records: [],
           warnings: [issue],
           errors: [issue],
         }))
           oneLine(line);
-        oneLine(formatCommandHookRun({ dialect: a, event: b, hookId: c, exitCode: 1, durationMs: 2, parseOk: flag }));
         oneLine(formatErrorLine(a, `${b}\n${c}`));
       }),
     );

@@ -93,31 +93,6 @@ export function formatHookInstallReport(
   return lines;
 }
 
-/** `orca command-hooks list` lines: hooks, then warnings and errors of the discovery. */
-export function formatCommandHookListing(found: {
-  hooks: readonly { dialect: string; wireEvent: string; id: string; command: string }[];
-  warnings: readonly { code: string; file: string; path: string; message: string }[];
-  errors: readonly { code: string; file: string; path: string; message: string }[];
-}): string[] {
-  return [
-    ...found.hooks.map((h) => `${p(h.dialect)}  ${p(h.wireEvent)}  ${p(h.id)}  ${p(h.command)}`),
-    ...found.warnings.map((w) => `warning ${p(w.code)} ${p(w.file)}${p(w.path)}: ${p(w.message)}`),
-    ...found.errors.map((e) => `error ${p(e.code)} ${p(e.file)}${p(e.path)}: ${p(e.message)}`),
-  ];
-}
-
-/** One `orca command-hooks dry-run` run line. */
-export function formatCommandHookRun(r: {
-  dialect: string;
-  event: string;
-  hookId: string;
-  exitCode: number | null;
-  durationMs: number;
-  parseOk: boolean;
-}): string {
-  return `${p(r.dialect)} ${p(r.event)} ${p(r.hookId)} exit=${r.exitCode} ${r.durationMs}ms parseOk=${r.parseOk}`;
-}
-
 /** The one line `orca` prints for an error: `orca: <code>: <first line of the message>`. */
 export function formatErrorLine(code: string, message: string): string {
   return `orca: ${p(code)}: ${p(message.split('\n')[0] ?? '')}`;

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCommandHooksCli } from '@orca/command-hooks';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CliIo } from './output.ts';
 import { runCli } from './program.ts';
@@ -96,5 +97,31 @@ describe('orca CLI', () => {
     expect(report.records.map((r) => r.exitCode)).toEqual([2]);
     const bad = capture();
     expect(await runCli([...args, '--event', 'beforeSubmitPrompt', '--payload', '{"prompt":1}'], bad)).toBe(2);
+  });
+
+  it('orca command-hooks and orca-command-hooks print the same JSON report for the same input', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-cli-cmdhooks-same-'));
+    const home = mkdtempSync(join(tmpdir(), 'orca-cli-home-'));
+    mkdirSync(join(root, '.claude'));
+    writeFileSync(
+      join(root, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true', timeout: 5 }] }], Bogus: 'not a list' },
+      }),
+    );
+    const ours = capture();
+    await runCli(['--json', 'command-hooks', 'list', '--root', root, '--home', home], ours);
+    let theirs = '';
+    await runCommandHooksCli(['list', '--root', root, '--home', home, '--json'], {
+      stdout: (t) => {
+        theirs += t;
+      },
+      stderr: () => undefined,
+      readStdin: async () => '',
+    });
+    const report = JSON.parse(ours.lines[0] ?? '{}') as { hooks: unknown[]; warnings: unknown[] };
+    expect(report.hooks).toHaveLength(1);
+    expect(report.warnings.length + (report as unknown as { errors: unknown[] }).errors.length).toBeGreaterThan(0);
+    expect(report).toEqual(JSON.parse(theirs));
   });
 });

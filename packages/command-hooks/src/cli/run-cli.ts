@@ -1,15 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
-import { discoverHooks } from '../discover.ts';
-import { EVENT_PAYLOAD_SCHEMAS, EVENT_TRAITS, isCanonicalEvent } from '../events.ts';
+import { CommandHooksError } from '../errors.ts';
 import { PACKAGE_VERSION } from '../internal/version.ts';
-import { formatZodIssues } from '../internal/zod-issues.ts';
-import type { MergedOutcome } from '../outcome.ts';
-import type { HookRecord } from '../records.ts';
-import { type AsyncOutcomeEvent, createCommandHookRunner, type FailurePolicy } from '../runner.ts';
-import { describeFailure, describeHook, describeIssue, describeJsonLine, describeRecord } from './human-lines.ts';
-import { printableBlock, terminalSafeJson } from './printable.ts';
+import {
+  buildDryRunReport,
+  buildListReport,
+  formatDryRunReport,
+  formatListReport,
+  formatReportJson,
+  reportExitCode,
+} from '../reports/index.ts';
+import { describeFailure } from './human-lines.ts';
+import { printableBlock } from './printable.ts';
 
 /** Where the CLI reads and writes (injectable for tests). */
 export interface CliIo {
@@ -22,16 +25,16 @@ export interface CliIo {
 /** Exit codes of `orca-command-hooks`. */
 export const CLI_EXIT = { ok: 0, configErrors: 1, usage: 2 } as const;
 
-class UsageError extends Error {}
-
 async function readPayloadText(spec: string, io: CliIo): Promise<string> {
   if (spec === '-') return io.readStdin();
   if (spec.startsWith('@')) {
     try {
       return await readFile(spec.slice(1), 'utf8');
     } catch (error) {
-      throw new UsageError(
+      throw new CommandHooksError(
+        'ORCA_CMDHOOKS_USAGE',
         `--payload: cannot read ${spec.slice(1)}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
       );
     }
   }
@@ -61,23 +64,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--home <dir>', "home directory (default: the current user's)")
     .option('--json', 'print JSON')
     .action(async (o: { root: string; home?: string; json?: boolean }) => {
-      const found = await discoverHooks(o.root, { home: o.home ?? os.homedir() });
-      const hooks = found.hooks.map((h) => ({
-        id: h.id,
-        dialect: h.dialect,
-        event: h.event,
-        wireEvent: h.wireEvent,
-        command: h.command,
-        source: h.source ?? '',
-        timeoutMs: h.timeoutMs,
-      }));
-      if (o.json) io.stdout(`${terminalSafeJson({ hooks, warnings: found.warnings, errors: found.errors }, 2)}\n`);
-      else {
-        for (const h of hooks) io.stdout(`${describeHook(h)}\n`);
-        for (const w of found.warnings) io.stdout(`${describeIssue('warning', w, false)}\n`);
-        for (const e of found.errors) io.stdout(`${describeIssue('error', e, true)}\n`);
-      }
-      if (found.errors.length > 0) exitCode = CLI_EXIT.configErrors;
+      const report = await buildListReport(o.root, { home: o.home ?? os.homedir() });
+      io.stdout(
+        o.json
+          ? `${formatReportJson(report)}\n`
+          : formatListReport(report)
+              .map((l) => `${l}\n`)
+              .join(''),
+      );
+      exitCode = reportExitCode(report) === 0 ? CLI_EXIT.ok : CLI_EXIT.configErrors;
     });
 
   program
@@ -97,54 +92,26 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         event: string;
         payload: string;
         conversation?: string;
-        policy: FailurePolicy;
+        policy: string;
         json?: boolean;
       }) => {
-        const event = o.event;
-        if (!isCanonicalEvent(event))
-          throw new UsageError(`--event: expected a canonical event, got ${JSON.stringify(event)}`);
-        const text = await readPayloadText(o.payload, io);
-        let raw: unknown;
-        try {
-          raw = JSON.parse(text);
-        } catch {
-          throw new UsageError(`--payload: invalid JSON: ${text.slice(0, 200)}`);
-        }
-        const parsed = EVENT_PAYLOAD_SCHEMAS[event].safeParse(raw);
-        if (!parsed.success) {
-          const first = formatZodIssues(parsed.error, raw, '')[0];
-          throw new UsageError(`invalid ${event} payload ${first?.message ?? ''}`.trim());
-        }
-        const found = await discoverHooks(o.root, { home: o.home ?? os.homedir() });
-        const records: HookRecord[] = [];
-        const asyncOutcomes: AsyncOutcomeEvent[] = [];
-        const runner = createCommandHookRunner({
-          hooks: found.hooks,
-          failurePolicy: o.policy,
-          record: (r) => records.push(r),
-          onAsyncOutcome: (a) => asyncOutcomes.push(a),
+        const report = await buildDryRunReport({
+          root: o.root,
+          home: o.home ?? os.homedir(),
+          event: o.event,
+          payloadText: await readPayloadText(o.payload, io),
+          policy: o.policy,
+          ...(o.conversation !== undefined ? { conversationId: o.conversation } : {}),
           ...(io.env ? { baseEnv: io.env } : {}),
         });
-        const ctx = o.conversation === undefined ? {} : { conversationId: o.conversation };
-        let outcome: MergedOutcome | null = null;
-        const payload = parsed.data;
-        if (EVENT_TRAITS[event].dispatch === 'blocking') {
-          // Why: the schema table is keyed by the same event, so the payload matches it.
-          outcome = await runner.emit(event as 'toolGate', payload as never, ctx);
-        } else {
-          runner.emitDetached(event, payload as never, ctx);
-        }
-        await runner.whenIdle();
-        const result = { event, outcome, asyncOutcomes, records, warnings: found.warnings, errors: found.errors };
-        if (o.json) io.stdout(`${terminalSafeJson(result, 2)}\n`);
-        else {
-          for (const r of records) io.stdout(`${describeRecord(r)}\n`);
-          io.stdout(`${describeJsonLine('outcome', outcome)}\n`);
-          for (const a of asyncOutcomes) io.stdout(`${describeJsonLine(`async ${a.hookId}`, a.outcome)}\n`);
-          for (const w of found.warnings) io.stdout(`${describeIssue('warning', w, false)}\n`);
-          for (const e of found.errors) io.stdout(`${describeIssue('error', e, false)}\n`);
-        }
-        if (found.errors.length > 0) exitCode = CLI_EXIT.configErrors;
+        io.stdout(
+          o.json
+            ? `${formatReportJson(report)}\n`
+            : formatDryRunReport(report)
+                .map((l) => `${l}\n`)
+                .join(''),
+        );
+        exitCode = reportExitCode(report) === 0 ? CLI_EXIT.ok : CLI_EXIT.configErrors;
       },
     );
 
@@ -161,7 +128,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       return CLI_EXIT.usage;
     }
-    if (error instanceof UsageError) {
+    if (error instanceof CommandHooksError) {
       io.stderr(`${describeFailure(error.message)}\n`);
       return CLI_EXIT.usage;
     }
