@@ -2,6 +2,7 @@ import { WireError } from '../errors.ts';
 import { allocFilledByCaller } from '../internal/bytes.ts';
 import { TERMINAL_LIMITS } from '../limits.ts';
 import { type Grant, isGrant } from './capabilities.ts';
+import type { DecodeResult, FrameRejectReason } from './decode-result.ts';
 import { encodeTextPayload } from './json-payload.ts';
 import { KNOWN_OPCODES, Opcode, opcodeInfo } from './opcodes.ts';
 
@@ -18,27 +19,7 @@ export interface TerminalFrame {
   payload: Uint8Array;
 }
 
-/** Why a frame was not accepted (closed list; receivers count each). */
-export const FRAME_REJECT_REASONS = [
-  'short',
-  'bad-kind',
-  'bad-version',
-  'unknown-opcode',
-  'wrong-direction',
-  'bad-stream',
-  'unknown-stream',
-  'not-negotiated',
-  'bad-payload',
-  'json-too-large',
-  'json-too-many-tokens',
-  'json-too-deep',
-  'json-invalid',
-] as const;
-/** One of {@link FRAME_REJECT_REASONS}. */
-export type FrameRejectReason = (typeof FRAME_REJECT_REASONS)[number];
-
-/** A decoder result: never an exception. */
-export type DecodeResult<T> = { ok: true; value: T } | { ok: false; reason: FrameRejectReason; detail?: string };
+export { type DecodeResult, FRAME_REJECT_REASONS, type FrameRejectReason } from './decode-result.ts';
 
 const TWO_32 = 2 ** 32;
 const TEXT_PAYLOAD_OPCODES: ReadonlySet<number> = new Set([Opcode.Output, Opcode.SnapshotChunk]);

@@ -1,6 +1,6 @@
 import { WireError } from '../errors.ts';
 import { TERMINAL_LIMITS } from '../limits.ts';
-import type { DecodeResult } from './frame.ts';
+import type { DecodeResult } from './decode-result.ts';
 
 const encoder = new TextEncoder();
 const fatal = new TextDecoder('utf-8', { fatal: true });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TERMINAL_LIMITS } from '../limits.ts';
 import { CAPABILITY_NAMES, type CapabilityRequest } from './capabilities.ts';
-import type { DecodeResult } from './frame.ts';
+import type { DecodeResult } from './decode-result.ts';
 
 const u32 = z.number().int().min(0).max(0xffff_ffff);
 const cols = z.number().int().min(1).max(TERMINAL_LIMITS.maxCols);

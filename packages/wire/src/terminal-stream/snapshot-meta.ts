@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SNAPSHOT_BUDGETS } from '../limits.ts';
-import type { DecodeResult } from './frame.ts';
+import type { DecodeResult } from './decode-result.ts';
 
 /** SnapshotStart meta (opcode 2). */
 export const SnapshotMetaSchema = z.object({
