@@ -132,7 +132,7 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
   function reject(reason: RelayChannelRejectReason): void {
     stats.rejected++;
     stats.byReason[reason] = (stats.byReason[reason] ?? 0) + 1;
-    if (options.policy === 'close') fail('CONNECTION_LOST', `relay peer sent a bad frame: ${reason}`);
+    if (options.policy === 'close') fail('ORCA_WIRE_CONNECTION_LOST', `relay peer sent a bad frame: ${reason}`);
   }
 
   function fail(code: LinkErrorCode, message: string): void {
@@ -167,7 +167,7 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
       ok = options.write(bytes);
     } catch (cause) {
       fail(
-        'CONNECTION_LOST',
+        'ORCA_WIRE_CONNECTION_LOST',
         `relay transport write failed: ${cause instanceof Error ? cause.message : String(cause)}`,
       );
       return;
@@ -190,7 +190,7 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
     const now = clock.now();
     const oldest = unacked[unackedHead];
     if (now - lastReceivedAt > deadAfterMs && oldest !== undefined && now - oldest.sentAt > deadAfterMs) {
-      fail('CONNECTION_LOST', `relay peer silent for ${now - lastReceivedAt} ms with frames un-acked`);
+      fail('ORCA_WIRE_CONNECTION_LOST', `relay peer silent for ${now - lastReceivedAt} ms with frames un-acked`);
       return true;
     }
     return false;
@@ -342,13 +342,13 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
     request(method, params, requestOptions = {}) {
       if (disposedWith) return Promise.reject(disposedWith);
       const signal = requestOptions.signal;
-      if (signal?.aborted) return Promise.reject(new LinkError('CANCELLED', `request ${method} was aborted`));
+      if (signal?.aborted) return Promise.reject(new LinkError('ORCA_WIRE_CANCELLED', `request ${method} was aborted`));
       const id = nextId++;
       return new Promise<unknown>((resolve, rejectPromise) => {
         const onAbort = () => {
           if (!pending.delete(id)) return;
           entry.cleanup();
-          rejectPromise(new LinkError('CANCELLED', `request ${method} was aborted`));
+          rejectPromise(new LinkError('ORCA_WIRE_CANCELLED', `request ${method} was aborted`));
           sendMessage({ method: 'rpc.cancel', params: { id } });
         };
         const entry: Pending = {
@@ -357,11 +357,11 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
           timer: clock.setTimeout(() => {
             if (!pending.delete(id)) return;
             entry.cleanup();
-            rejectPromise(new LinkError('TIMEOUT', `request ${method} timed out`));
+            rejectPromise(new LinkError('ORCA_WIRE_TIMEOUT', `request ${method} timed out`));
             sendMessage({ method: 'rpc.cancel', params: { id } });
             consecutiveTimeouts++;
             if (consecutiveTimeouts >= deadAfterTimeouts) {
-              fail('CONNECTION_LOST', `${consecutiveTimeouts} consecutive relay requests timed out`);
+              fail('ORCA_WIRE_CONNECTION_LOST', `${consecutiveTimeouts} consecutive relay requests timed out`);
             }
           }, requestOptions.timeoutMs ?? requestTimeoutMs),
           cleanup: () => {
@@ -409,7 +409,7 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
       disposeCallbacks.push(cb);
     },
     dispose() {
-      fail('DISPOSED', 'relay channel disposed');
+      fail('ORCA_WIRE_DISPOSED', 'relay channel disposed');
     },
     get disposed() {
       return disposedWith !== undefined;

@@ -13,7 +13,7 @@
  */
 export { createManualClock, systemClock, type WireClock } from '../clock.ts';
 export { RELAY_PROTOCOL_VERSION } from '../compat/versions.ts';
-export { WireError, type WireErrorCode } from '../errors.ts';
+export { WIRE_ERROR_CODES, WireError, type WireErrorCode } from '../errors.ts';
 export { RELAY_LIMITS } from '../limits.ts';
 export {
   createRelayChannel,
@@ -47,6 +47,7 @@ export {
   errnoOf,
   fromJsonRpcError,
   JSONRPC_ERROR_CODES,
+  LINK_ERROR_CODES,
   LinkError,
   type LinkErrorCode,
   NODE_CODE_TABLE,

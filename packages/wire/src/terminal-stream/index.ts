@@ -8,7 +8,7 @@
  * const id = client.subscribe({ terminal: 'pane-1', sink: { onOutput: (t) => xterm.write(t) } });
  */
 export { createManualClock, systemClock, type WireClock } from '../clock.ts';
-export { WireError, type WireErrorCode } from '../errors.ts';
+export { WIRE_ERROR_CODES, WireError, type WireErrorCode } from '../errors.ts';
 export { SNAPSHOT_BUDGETS, TERMINAL_LIMITS } from '../limits.ts';
 export type { SerializedScreen, TerminalBackend, TerminalPort } from './backend.ts';
 export {
