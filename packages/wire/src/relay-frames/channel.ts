@@ -1,13 +1,11 @@
 import { systemClock, type WireClock } from '../clock.ts';
 import { WireError } from '../errors.ts';
 import { RELAY_LIMITS } from '../limits.ts';
+import type { ReceivePolicy } from '../receive-policy.ts';
 import { RelayFrameDecoder, type RelayRejectReason } from './decoder.ts';
 import { encodeRelayFrame, nextRelaySeq, RelayFrameType, type RelayFrameTypeNumber, relaySeqAfter } from './frame.ts';
 import { type JsonRpcMessage, type JsonRpcRejectReason, parseJsonRpcPayload } from './jsonrpc-message.ts';
 import { fromJsonRpcError, JSONRPC_ERROR_CODES, LinkError, type LinkErrorCode, toJsonRpcError } from './link-errors.ts';
-
-/** `'drop'`: count a bad frame and keep the link. `'close'`: dispose the link with the reason. */
-export type ReceivePolicy = 'drop' | 'close';
 
 /** Everything the channel rejects, by reason. */
 export type RelayChannelRejectReason = RelayRejectReason | JsonRpcRejectReason;
@@ -16,6 +14,7 @@ export type RelayChannelRejectReason = RelayRejectReason | JsonRpcRejectReason;
 export interface RelayChannelOptions {
   /** Takes one whole frame; `false` = backpressured (the bytes are still taken). */
   write(bytes: Uint8Array): boolean;
+  /** `'drop'`: count a bad frame and keep the link. `'close'`: dispose the link with the reason. */
   policy: ReceivePolicy;
   clock?: WireClock;
   /** Bytes already read past the sentinel; fed in a microtask, ahead of any later `receive`. */

@@ -15,9 +15,9 @@ export { createManualClock, systemClock, type WireClock } from '../clock.ts';
 export { RELAY_PROTOCOL_VERSION } from '../compat/versions.ts';
 export { WIRE_ERROR_CODES, WireError, type WireErrorCode } from '../errors.ts';
 export { RELAY_LIMITS } from '../limits.ts';
+export { RECEIVE_POLICIES, type ReceivePolicy } from '../receive-policy.ts';
 export {
   createRelayChannel,
-  type ReceivePolicy,
   type RelayChannel,
   type RelayChannelOptions,
   type RelayChannelRejectReason,

@@ -1,5 +1,6 @@
 import { systemClock, type WireClock } from '../clock.ts';
 import { TERMINAL_LIMITS } from '../limits.ts';
+import type { ReceivePolicy } from '../receive-policy.ts';
 import { type ClientType, defaultRequest, type Grant, grantFromEcho, NO_GRANT } from './capabilities.ts';
 import { AckBatcher } from './flow-control.ts';
 import { decodeFrameView, encodeFrame, type FrameRejectReason, ReceiveCounter, type ReceiveStats } from './frame.ts';
@@ -7,7 +8,6 @@ import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayl
 import { Opcode, opcodeInfo } from './opcodes.ts';
 import { classifyOutput } from './output.ts';
 import { fitViewport, parseMetadata, parseOutputSpan, parseResized, parseTerminalEvent } from './payloads.ts';
-import type { ReceivePolicy } from './policy.ts';
 import { parseSnapshotMeta, type SnapshotMeta } from './snapshot-meta.ts';
 
 /** How a client applies a snapshot. */

@@ -1,5 +1,6 @@
 import type { WireClock } from '../clock.ts';
 import { SNAPSHOT_BUDGETS, TERMINAL_LIMITS } from '../limits.ts';
+import type { ReceivePolicy } from '../receive-policy.ts';
 import type { SerializedScreen, TerminalBackend, TerminalPort } from './backend.ts';
 import { type ClientType, echoOf, type Grant, negotiate } from './capabilities.ts';
 import { FlowControl } from './flow-control.ts';
@@ -23,7 +24,6 @@ import {
   parseViewport,
   readableStreamId,
 } from './payloads.ts';
-import type { ReceivePolicy } from './policy.ts';
 import { buildSnapshotMeta } from './snapshot-meta.ts';
 
 /** Options of {@link createTerminalHost}. */

@@ -10,6 +10,7 @@
 export { createManualClock, systemClock, type WireClock } from '../clock.ts';
 export { WIRE_ERROR_CODES, WireError, type WireErrorCode } from '../errors.ts';
 export { SNAPSHOT_BUDGETS, TERMINAL_LIMITS } from '../limits.ts';
+export { RECEIVE_POLICIES, type ReceivePolicy } from '../receive-policy.ts';
 export type { SerializedScreen, TerminalBackend, TerminalPort } from './backend.ts';
 export {
   CAPABILITIES,
@@ -77,5 +78,4 @@ export {
   type SubscribePayload,
   type TerminalEvent,
 } from './payloads.ts';
-export { RECEIVE_POLICIES, type ReceivePolicy } from './policy.ts';
 export { buildSnapshotMeta, parseSnapshotMeta, type SnapshotMeta, type SnapshotMetaInput } from './snapshot-meta.ts';
