@@ -4,11 +4,12 @@ import type { ReceivePolicy } from '../receive-policy.ts';
 import { type ClientType, defaultRequest, type Grant, grantFromEcho, NO_GRANT } from './capabilities.ts';
 import { AckBatcher } from './flow-control.ts';
 import { decodeFrameView, encodeFrame, type FrameRejectReason, ReceiveCounter, type ReceiveStats } from './frame.ts';
-import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
+import { decodeJsonPayload, encodeJsonPayload } from './json-payload.ts';
 import { Opcode, opcodeInfo } from './opcodes.ts';
 import { classifyOutput } from './output.ts';
 import { fitViewport, parseMetadata, parseOutputSpan, parseResized, parseTerminalEvent } from './payloads.ts';
 import { parseSnapshotMeta, type SnapshotMeta } from './snapshot-meta.ts';
+import { decodeTextPayload, encodeTextPayload } from './text-codec.ts';
 
 /** How a client applies a snapshot. */
 export type SnapshotRoute = 'initial' | 'request' | 'recovery';

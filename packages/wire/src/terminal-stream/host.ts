@@ -13,7 +13,7 @@ import {
   ReceiveCounter,
   type ReceiveStats,
 } from './frame.ts';
-import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload } from './json-payload.ts';
+import { decodeJsonPayload, encodeJsonPayload } from './json-payload.ts';
 import { Opcode, opcodeInfo } from './opcodes.ts';
 import { splitOutput } from './output.ts';
 import {
@@ -25,6 +25,7 @@ import {
   readableStreamId,
 } from './payloads.ts';
 import { buildSnapshotMeta } from './snapshot-meta.ts';
+import { decodeTextPayload } from './text-codec.ts';
 
 /** Options of {@link createTerminalHost}. */
 export interface TerminalHostOptions {

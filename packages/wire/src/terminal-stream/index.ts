@@ -51,7 +51,7 @@ export {
   type TerminalFrame,
 } from './frame.ts';
 export { createTerminalHost, type TerminalHost, type TerminalHostOptions } from './host.ts';
-export { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
+export { decodeJsonPayload, encodeJsonPayload } from './json-payload.ts';
 export {
   type FrameDirection,
   KNOWN_OPCODES,
@@ -79,3 +79,4 @@ export {
   type TerminalEvent,
 } from './payloads.ts';
 export { buildSnapshotMeta, parseSnapshotMeta, type SnapshotMeta, type SnapshotMetaInput } from './snapshot-meta.ts';
+export { decodeTextPayload, encodeTextPayload } from './text-codec.ts';

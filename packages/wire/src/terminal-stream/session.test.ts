@@ -4,8 +4,9 @@ import type { TerminalBackend, TerminalPort } from './backend.ts';
 import { createTerminalClient, type TerminalStreamSink } from './client.ts';
 import { decodeFrame, encodeFrame } from './frame.ts';
 import { createTerminalHost, type TerminalHost } from './host.ts';
-import { encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
+import { encodeJsonPayload } from './json-payload.ts';
 import { OPCODE_INFO, Opcode } from './opcodes.ts';
+import { encodeTextPayload } from './text-codec.ts';
 
 class FakePort implements TerminalPort {
   cols = 120;
