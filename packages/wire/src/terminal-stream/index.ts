@@ -28,13 +28,8 @@ export {
   NO_GRANT,
   negotiate,
 } from './capabilities.ts';
-export {
-  createTerminalClient,
-  type SnapshotRoute,
-  type TerminalClient,
-  type TerminalClientOptions,
-  type TerminalStreamSink,
-} from './client.ts';
+export { createTerminalClient } from './client.ts';
+export type { TerminalClient, TerminalClientOptions, TerminalStreamSink } from './client-types.ts';
 export { AckBatcher, FlowControl, type FlowDecision } from './flow-control.ts';
 export {
   createFrameDecoder,
@@ -78,5 +73,6 @@ export {
   type SubscribePayload,
   type TerminalEvent,
 } from './payloads.ts';
+export type { AssembledSnapshot, SnapshotRoute } from './snapshot-assembly.ts';
 export { buildSnapshotMeta, parseSnapshotMeta, type SnapshotMeta, type SnapshotMetaInput } from './snapshot-meta.ts';
 export { decodeTextPayload, encodeTextPayload } from './text-codec.ts';
