@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../clock.ts';
-import { createRelayChannel, type RelayChannel, type RelayChannelOptions } from './channel.ts';
+import { createRelayChannel } from './channel.ts';
+import type { RelayChannel, RelayChannelOptions } from './channel-types.ts';
 import { RelayFrameDecoder } from './decoder.ts';
 import { encodeRelayFrame, RelayFrameType } from './frame.ts';
 import { encodeHandshake } from './handshake.ts';

@@ -16,14 +16,16 @@ export { RELAY_PROTOCOL_VERSION } from '../compat/versions.ts';
 export { WIRE_ERROR_CODES, WireError, type WireErrorCode } from '../errors.ts';
 export { RELAY_LIMITS } from '../limits.ts';
 export { RECEIVE_POLICIES, type ReceivePolicy } from '../receive-policy.ts';
-export {
-  createRelayChannel,
-  type RelayChannel,
-  type RelayChannelOptions,
-  type RelayChannelRejectReason,
-  type RelayChannelStats,
-  type RelayRequestOptions,
-} from './channel.ts';
+export { createRelayChannel } from './channel.ts';
+export type {
+  NotificationHandler,
+  RelayChannel,
+  RelayChannelOptions,
+  RelayChannelRejectReason,
+  RelayChannelStats,
+  RelayRequestOptions,
+  RequestHandler,
+} from './channel-types.ts';
 export {
   RELAY_REJECT_REASONS,
   type RelayDecodeResult,
