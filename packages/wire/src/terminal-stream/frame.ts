@@ -3,8 +3,8 @@ import { allocFilledByCaller } from '../internal/bytes.ts';
 import { TERMINAL_LIMITS } from '../limits.ts';
 import { type Grant, isGrant } from './capabilities.ts';
 import type { DecodeResult, FrameRejectReason } from './decode-result.ts';
-import { encodeTextPayload } from './json-payload.ts';
 import { KNOWN_OPCODES, Opcode, opcodeInfo } from './opcodes.ts';
+import { encodeTextPayload } from './text-codec.ts';
 
 /** First header byte of every terminal frame. */
 export const TERMINAL_FRAME_KIND = 0x74;
