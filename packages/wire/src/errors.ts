@@ -1,5 +1,3 @@
-import { MAX_ECHO_CHARS } from './limits.ts';
-
 /** Stable string codes of every error `@orca/wire` throws. */
 export const WIRE_ERROR_CODES = [
   'ORCA_WIRE_NOT_NEGOTIATED',
@@ -45,15 +43,4 @@ export class WireError extends Error {
     this.code = code;
     this.context = Object.freeze({ ...(options.context ?? {}) });
   }
-}
-
-/** Cuts an untrusted echo to {@link MAX_ECHO_CHARS} characters for an error message. */
-export function echo(value: unknown): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? value : String(JSON.stringify(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text;
 }
