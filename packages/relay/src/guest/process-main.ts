@@ -1,17 +1,8 @@
 import { RELAY_PROTOCOL_VERSION } from '@orca/wire/relay-frames';
 import { printableBlock, printableField } from '../internal/printable.ts';
+import { RELAY_EXIT_CODES } from '../protocol.ts';
 import { runGuestRelay } from './run-guest-relay.ts';
 import { currentRelayVersion } from './version.ts';
-
-/** Exit codes of `orca-relay` (42/43 come from `launch.sh`, 44 from the netns holder). */
-export const RELAY_EXIT_CODES = {
-  clean: 0,
-  failure: 1,
-  badArgs: 2,
-  staleInstall: 42,
-  noNode: 43,
-  netnsLoDown: 44,
-} as const;
 
 /**
  * The `orca-relay` process entry: parses argv, redirects `console.*` to stderr, runs the relay

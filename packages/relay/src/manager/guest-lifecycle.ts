@@ -14,6 +14,7 @@ import {
 } from '../constants.ts';
 import { buildInstallScript } from '../guest/scripts.ts';
 import type { RelayClock, RelayLog } from '../listener/types.ts';
+import { RELAY_EXIT_CODES } from '../protocol.ts';
 import { dropChannel, type GuestState, killChild } from './guest-state.ts';
 import { runInstall, startChild } from './startup.ts';
 import type { ChildLike, SpawnFn, StartupFailure } from './types.ts';
@@ -150,7 +151,7 @@ export function createGuestLifecycle(d: GuestLifecycleDeps): GuestLifecycle {
       }
       const f = result.failure;
       const cls = s.spawner.classify(f);
-      if ((f.kind === 'exit' && f.code === 43) || cls === 'unavailable') {
+      if ((f.kind === 'exit' && f.code === RELAY_EXIT_CODES.noNode) || cls === 'unavailable') {
         markFailed(
           s,
           COOLDOWN_UNAVAILABLE_BASE_MS,

@@ -2,6 +2,7 @@ import { createRelayChannel, type RelayChannel } from '@orca/wire/relay-frames';
 import { COOLDOWN_STARTUP_BASE_MS, HOST_REQUEST_TIMEOUT_MS } from '../constants.ts';
 import { acceptRelayed } from '../listener/trust-boundary.ts';
 import type { RelayClock, RelayLog } from '../listener/types.ts';
+import { GUESTFS_METHODS, RELAY_METHODS } from '../protocol.ts';
 import { createGuestFsClient } from './guest-fs-client.ts';
 import { type GuestState, guestView } from './guest-state.ts';
 import type { ChildLike, GuestHandle, IngestFn } from './types.ts';
@@ -52,11 +53,11 @@ export async function connectGuestLink(
   s.child = child;
   s.childClosed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   s.channel = channel;
-  channel.onNotification('agent.hook', (params) => {
+  channel.onNotification(RELAY_METHODS.agentHook, (params) => {
     const r = acceptRelayed(params, s.connectionId, clock);
     if ('drop' in r) {
       d.counts.dropped[r.drop] = (d.counts.dropped[r.drop] ?? 0) + 1;
-      log.debug(`[relay] ${s.connectionId}: dropped agent.hook (${r.drop})`);
+      log.debug(`[relay] ${s.connectionId}: dropped ${RELAY_METHODS.agentHook} (${r.drop})`);
       return;
     }
     if (d.debug) log.debug(`[relay] ${s.connectionId}: ${r.source} ${r.paneKey}`);
@@ -73,7 +74,7 @@ export async function connectGuestLink(
   );
   channel.start();
   try {
-    const home = (await channel.request('guestfs.home')) as Record<string, unknown> | null;
+    const home = (await channel.request(GUESTFS_METHODS.home)) as Record<string, unknown> | null;
     if (typeof home !== 'object' || home === null || home.ok !== true || typeof home.home !== 'string')
       throw new Error('returned no home dir');
     if (d.isDisposed(s)) return;
@@ -95,7 +96,7 @@ export async function connectGuestLink(
     if (s.channel !== channel || channel.disposed) throw new Error('link lost while connecting');
     s.phase = 'running';
     s.connectedAt = clock.now();
-    channel.request('agent_hook.requestReplay').catch(() => undefined);
+    channel.request(RELAY_METHODS.requestReplay).catch(() => undefined);
   } catch (err) {
     if (d.isDisposed(s)) return;
     d.markFailed(s, COOLDOWN_STARTUP_BASE_MS, `connect failed: ${err instanceof Error ? err.message : String(err)}`);
