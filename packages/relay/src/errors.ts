@@ -37,9 +37,3 @@ export class RelayError extends Error {
     this.context = options.context ?? {};
   }
 }
-
-/** Truncate an echoed outside value to 200 chars for error messages. */
-export function echo(value: unknown): string {
-  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
-}

@@ -3,6 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { guestBundle } from '../src/guest/bundle.ts';
 import { guestPaths } from '../src/guest/paths.ts';
@@ -10,7 +11,6 @@ import { RELAY_EXIT_CODES } from '../src/protocol.ts';
 import { paneKey } from './helpers/fixtures.ts';
 import { attachHost } from './helpers/host-link.ts';
 import { httpRequest } from './helpers/http.ts';
-import { waitFor } from './helpers/proc.ts';
 
 const bundle = guestBundle();
 const children: ReturnType<typeof spawn>[] = [];
@@ -94,7 +94,7 @@ describe('guest relay process (real child, temp HOME)', () => {
     expect(await readFile(String(home.endpointPath), 'utf8')).toBe(
       `ORCA_AGENT_HOOK_PORT=${port}\nORCA_AGENT_HOOK_TOKEN=tok\nORCA_AGENT_HOOK_ENV=remote\nORCA_AGENT_HOOK_VERSION=2\n`,
     );
-    await waitFor(() => (link.notifications.length > 0 ? true : undefined));
+    await until('a notification', () => link.notifications.length > 0);
     expect(link.notifications[0]?.params).toMatchObject({
       source: 'claude',
       paneKey: paneKey(1),

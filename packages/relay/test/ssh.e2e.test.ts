@@ -1,6 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeSshd, SSH_TEST_USER, SSH_TEST_USER_HOME, startThrowawaySshd, type ThrowawaySshd } from '@orca/testkit';
+import {
+  probeSshd,
+  SSH_TEST_USER,
+  SSH_TEST_USER_HOME,
+  startThrowawaySshd,
+  type ThrowawaySshd,
+  until,
+} from '@orca/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestBundle } from '../src/guest/bundle.ts';
 import { createHookListener, type HookListener } from '../src/listener/hook-listener.ts';
@@ -9,7 +16,7 @@ import { createRelayManager, type RelayManager } from '../src/manager/relay-mana
 import { sshSpawner } from '../src/manager/spawners.ts';
 import type { GuestHandle } from '../src/manager/types.ts';
 import { paneKey } from './helpers/fixtures.ts';
-import { curlHook, run, waitFor } from './helpers/proc.ts';
+import { curlHook, run } from './helpers/proc.ts';
 
 const USER = SSH_TEST_USER;
 const USER_HOME = SSH_TEST_USER_HOME;
@@ -72,7 +79,7 @@ describe.skipIf(skipReason !== undefined)('ssh e2e (real sshd on 127.0.0.1, real
         .join(' '),
     ]);
     expect(r.stdout).toBe('204');
-    const e = await waitFor(() => events.find((x) => x.paneKey === paneKey(7)));
+    const e = await until('the ssh guest event of pane 7', () => events.find((x) => x.paneKey === paneKey(7)));
     expect(e).toMatchObject({ source: 'claude', connectionId: `ssh:${target}`, payload: { x: 1 } });
     expect(await g.fs.readFile(g.endpointPath)).toEqual({
       ok: true,
@@ -90,11 +97,9 @@ describe.skipIf(skipReason !== undefined)('ssh e2e (real sshd on 127.0.0.1, real
 
   it('closing the channel leaves no remote relay', async () => {
     manager.disposeAll();
-    await waitFor(
-      async () => ((await run(['pgrep', '-u', USER, '-f', 'relay.cjs'])).code === 1 ? true : undefined),
-      10_000,
-      'remote relay exit',
-    );
+    await until('remote relay exit', async () => (await run(['pgrep', '-u', USER, '-f', 'relay.cjs'])).code === 1, {
+      timeoutMs: 10_000,
+    });
     expect((await run(['pgrep', '-u', USER, '-f', 'relay.cjs'])).stdout).toBe('');
   });
 });

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { until } from '@orca/testkit';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/clock.ts';
 import { type FakeChild, scriptedSpawn } from '../../test/helpers/fake-child.ts';
@@ -538,8 +539,7 @@ describe('relay manager with runGuestRelay on in-memory pipes', () => {
       headers: { 'x-orca-agent-hook-token': 'tok', 'content-type': 'application/json' },
       body: JSON.stringify({ paneKey: paneKey(3), payload: { a: 1 } }),
     });
-    const { waitFor } = await import('../../test/helpers/proc.ts');
-    await waitFor(() => (events.length === 1 ? true : undefined));
+    await until('the local event', () => events.length === 1);
     expect(events[0]).toMatchObject({
       source: 'claude',
       paneKey: paneKey(3),
