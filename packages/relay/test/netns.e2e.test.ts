@@ -51,7 +51,12 @@ describe.skipIf(!support.ok)('netns e2e (real unshare/nsenter, real curl)', () =
       hostPort: () => hostPort,
       hostToken: () => token,
       instanceKey,
-      ingest: (e) => guestEvents.push(e),
+      // Why: the manager hands raw params on; the host's trust boundary is played here by acceptRelayed.
+      ingest: (params, connectionId) => {
+        const r = acceptRelayed(params, connectionId, { now: () => Date.now() });
+        if (!('drop' in r)) guestEvents.push(r);
+        return r;
+      },
       onConnect: async (g) => {
         connects.push(g);
       },

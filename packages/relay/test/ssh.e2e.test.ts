@@ -11,6 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestBundle } from '../src/guest/bundle.ts';
 import { createHookListener, type HookListener } from '../src/listener/hook-listener.ts';
+import { acceptRelayed } from '../src/listener/trust-boundary.ts';
 import type { RelayedEvent } from '../src/listener/types.ts';
 import { createRelayManager, type RelayManager } from '../src/manager/relay-manager.ts';
 import { sshSpawner } from '../src/manager/spawners.ts';
@@ -46,7 +47,12 @@ describe.skipIf(skipReason !== undefined)('ssh e2e (real sshd on 127.0.0.1, real
       hostPort: () => hostPort,
       hostToken: () => token,
       instanceKey: 'sshe2e',
-      ingest: (e) => events.push(e),
+      // Why: the manager hands raw params on; the host's trust boundary is played here by acceptRelayed.
+      ingest: (params, connectionId) => {
+        const r = acceptRelayed(params, connectionId, { now: () => Date.now() });
+        if (!('drop' in r)) events.push(r);
+        return r;
+      },
       onConnect: async (g) => {
         connects.push(g);
       },

@@ -1,16 +1,41 @@
 import { createRelayChannel, type RelayChannel } from '@orca/wire/relay-frames';
 import { COOLDOWN_STARTUP_BASE_MS, HOST_REQUEST_TIMEOUT_MS } from '../constants.ts';
-import { acceptRelayed } from '../listener/trust-boundary.ts';
+import { printableField } from '../internal/printable.ts';
 import type { RelayClock, RelayLog } from '../listener/types.ts';
 import { GUESTFS_METHODS, RELAY_METHODS } from '../protocol.ts';
 import { createGuestFsClient } from './guest-fs-client.ts';
 import { type GuestState, guestView } from './guest-state.ts';
 import type { ChildLike, GuestHandle, IngestFn } from './types.ts';
 
-/** Counts of relayed `agent.hook` envelopes: handed to the host, and dropped by reason. */
+/** Counts of relayed `agent.hook` envelopes by the host ingest's answer: ingested, and dropped by reason. */
 export interface IngestCounts {
   ingested: number;
   dropped: Record<string, number>;
+}
+
+/** The drop reason of a host ingest answer (see `IngestFn`), or undefined when it was ingested. */
+function dropReasonOf(outcome: unknown): string | undefined {
+  if (outcome === null || outcome === false) return 'refused';
+  if (typeof outcome === 'object' && outcome !== undefined && 'drop' in outcome) {
+    const drop = (outcome as { drop: unknown }).drop;
+    return typeof drop === 'string' ? drop : 'refused';
+  }
+  return undefined;
+}
+
+function countIngest(d: GuestLinkDeps, connectionId: string, outcome: unknown): void {
+  const drop = dropReasonOf(outcome);
+  if (drop !== undefined) {
+    d.counts.dropped[drop] = (d.counts.dropped[drop] ?? 0) + 1;
+    d.log.debug(`[relay] ${connectionId}: dropped ${RELAY_METHODS.agentHook} (${printableField(drop.slice(0, 64))})`);
+    return;
+  }
+  d.counts.ingested += 1;
+  if (d.debug && typeof outcome === 'object' && outcome !== null) {
+    const { source, paneKey } = outcome as { source?: unknown; paneKey?: unknown };
+    if (typeof source === 'string' && typeof paneKey === 'string')
+      d.log.debug(`[relay] ${connectionId}: ${printableField(source)} ${printableField(paneKey)}`);
+  }
 }
 
 /** What {@link connectGuestLink} needs from the manager and its lifecycle. */
@@ -32,7 +57,7 @@ export interface GuestLinkDeps {
 
 /**
  * Bring up the framed link to a started relay: wire the child's stdio to a relay channel, relay
- * `agent.hook` notifications to the host, ask for the guest's home, hand the connected guest to
+ * `agent.hook` notifications raw to the host's ingest, ask for the guest's home, hand the connected guest to
  * `onConnect`, then mark it RUNNING and request a replay. A failure marks the guest FAILED.
  */
 export async function connectGuestLink(
@@ -53,17 +78,10 @@ export async function connectGuestLink(
   s.child = child;
   s.childClosed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   s.channel = channel;
-  channel.onNotification(RELAY_METHODS.agentHook, (params) => {
-    const r = acceptRelayed(params, s.connectionId, clock);
-    if ('drop' in r) {
-      d.counts.dropped[r.drop] = (d.counts.dropped[r.drop] ?? 0) + 1;
-      log.debug(`[relay] ${s.connectionId}: dropped ${RELAY_METHODS.agentHook} (${r.drop})`);
-      return;
-    }
-    if (d.debug) log.debug(`[relay] ${s.connectionId}: ${r.source} ${r.paneKey}`);
-    d.counts.ingested += 1;
-    d.ingest(r);
-  });
+  // Why: the host's ingest is the one trust boundary; the params go there raw, never re-shaped here.
+  channel.onNotification(RELAY_METHODS.agentHook, (params) =>
+    countIngest(d, s.connectionId, d.ingest(params, s.connectionId)),
+  );
   channel.onDispose(() => d.onDead(s, channel));
   child.on('close', () => d.onDead(s, channel));
   stdin?.on('drain', () => channel.drained());

@@ -16,6 +16,7 @@ export interface RelayManagerOptions {
   hostToken(): string;
   /** Restart-stable instance key (host: sha256 of its own endpoint path, first 12 hex). */
   instanceKey: string;
+  /** The host's trust boundary: gets each guest's raw `agent.hook` params and its connectionId. */
   ingest: IngestFn;
   onConnect?(guest: GuestHandle): Promise<void>;
   clock?: RelayClock;
@@ -39,7 +40,7 @@ export interface RelayManager {
   pause(): void;
   resume(): void;
   disposeAll(): void;
-  /** Relayed envelopes dropped at the trust boundary, by reason. */
+  /** Relayed envelopes by the host ingest's answer (see {@link IngestFn}): ingested, and dropped by reason. */
   stats(): { ingested: number; dropped: Record<string, number> };
 }
 
@@ -51,7 +52,8 @@ const defaultSpawn: SpawnFn = (file, args, options) => nodeSpawn(file, [...args]
  *
  * @example
  * const m = createRelayManager({ spawners: [netnsSpawner({ holderPid })], bundle: guestBundle(),
- *   hostPort: () => port, hostToken: () => token, instanceKey, ingest: (e) => host.ingest(e) });
+ *   hostPort: () => port, hostToken: () => token, instanceKey,
+ *   ingest: (params, connectionId) => hookIngest.ingest(params, connectionId) });
  * await m.ensure('netns', 'dev');
  */
 export function createRelayManager(o: RelayManagerOptions): RelayManager {
