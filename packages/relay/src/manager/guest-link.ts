@@ -16,7 +16,7 @@ export interface IngestCounts {
 /** The drop reason of a host ingest answer (see `IngestFn`), or undefined when it was ingested. */
 function dropReasonOf(outcome: unknown): string | undefined {
   if (outcome === null || outcome === false) return 'refused';
-  if (typeof outcome === 'object' && outcome !== undefined && 'drop' in outcome) {
+  if (typeof outcome === 'object' && 'drop' in outcome) {
     const drop = (outcome as { drop: unknown }).drop;
     return typeof drop === 'string' ? drop : 'refused';
   }
