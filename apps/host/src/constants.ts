@@ -42,6 +42,10 @@ export const FOREGROUND_RECHECK_INTERVAL_MS = 2_000;
  * that only ages (a hook row going stale after 30 min) is noticed within a minute.
  */
 export const QUIET_PANE_REEVALUATE_MS = 60_000;
+/** How long `stop` command hooks reuse one discovery of a cwd's hook files (the prompt gate never does). */
+export const STOP_DISCOVERY_REUSE_MS = 1_000;
+/** Cwds whose `stop` discovery is kept at once. */
+export const STOP_DISCOVERY_CACHE_MAX = 1_000;
 /** How long `orca terminal wait` waits when no `--timeout` is given (ms). */
 export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
 /** How long a client waits for the runtime socket to accept a connection (ms). */

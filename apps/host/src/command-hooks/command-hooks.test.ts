@@ -43,3 +43,56 @@ describe('the host runs command hooks through one runner', () => {
     expect(store.countCommandHookRuns()).toBe(STOPS);
   }, 30_000);
 });
+
+describe('discovery of the hook files', () => {
+  function project(): { root: string; dir: string; settings: (command: string, event: string) => void } {
+    const root = mkdtempSync(join(tmpdir(), 'orca-cmd-discovery-'));
+    const dir = join(root, 'project');
+    mkdirSync(join(dir, '.cursor'), { recursive: true });
+    return {
+      root,
+      dir,
+      settings: (command, event) =>
+        writeFileSync(
+          join(dir, '.cursor', 'hooks.json'),
+          JSON.stringify({ version: 1, hooks: { [event]: [{ command }] } }),
+        ),
+    };
+  }
+
+  it('stop reuses one discovery of a cwd for a second, then reads the files again', async () => {
+    const p = project();
+    const marks = join(p.root, 'marks');
+    writeFileSync(marks, '');
+    p.settings(`echo first >> "${marks}"`, 'stop');
+    const store = openStore(join(p.root, 'orca.sqlite'));
+    stores.push(store);
+    let clock = 1_000_000;
+    const hooks = createHostCommandHooks({ store, home: join(p.root, 'home'), now: () => clock });
+    const pane = { handle: 'pane-1', paneKey: 'key-1', cwd: p.dir };
+    hooks.stop(pane);
+    await hooks.whenIdle();
+    p.settings(`echo second >> "${marks}"`, 'stop');
+    clock += 500;
+    hooks.stop(pane);
+    await hooks.whenIdle();
+    clock += 1_000;
+    hooks.stop(pane);
+    await hooks.whenIdle();
+    expect(readFileSync(marks, 'utf8').trim().split('\n')).toEqual(['first', 'first', 'second']);
+  });
+
+  it('the prompt gate reads the files afresh: a deny hook added a moment after a stop holds at once', async () => {
+    const p = project();
+    p.settings('true', 'stop');
+    const store = openStore(join(p.root, 'orca.sqlite'));
+    stores.push(store);
+    const hooks = createHostCommandHooks({ store, home: join(p.root, 'home'), now: () => 1_000_000 });
+    const pane = { handle: 'pane-1', paneKey: 'key-1', cwd: p.dir };
+    hooks.stop(pane);
+    await hooks.whenIdle();
+    p.settings(`echo '{"continue":false,"user_message":"no"}'`, 'beforeSubmitPrompt');
+    const gate = await hooks.beforeSubmitPrompt(pane, 'hello');
+    expect(gate.blocked).toBe(true);
+  });
+});

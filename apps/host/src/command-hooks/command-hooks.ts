@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { type CommandHook, createCommandHookRunner, discoverHooks, type HookRecord } from '@orca/command-hooks';
+import { STOP_DISCOVERY_CACHE_MAX, STOP_DISCOVERY_REUSE_MS } from '../constants.ts';
 import type { Store } from '../store/store.ts';
 
 /** The pane facts command hooks need. */
@@ -55,6 +56,24 @@ export function createHostCommandHooks(opts: {
     clock: now,
     ...(opts.onError ? { onError: opts.onError } : {}),
   });
+  // Why: a fleet whose verdicts flip often fires `stop` many times a second, and each discovery is
+  // five realpath + read pairs; `stop` reuses one discovery per cwd for a moment. The gate
+  // (`beforeSubmitPrompt`) always reads afresh: a deny hook added a moment ago must hold.
+  const stopDiscoveries = new Map<string, { at: number; hooks: Promise<readonly CommandHook[]> }>();
+  const hooksForStop = (cwd: string): Promise<readonly CommandHook[]> => {
+    const at = now();
+    const hit = stopDiscoveries.get(cwd);
+    if (hit && at - hit.at < STOP_DISCOVERY_REUSE_MS) return hit.hooks;
+    if (stopDiscoveries.size >= STOP_DISCOVERY_CACHE_MAX) {
+      for (const [key, entry] of stopDiscoveries)
+        if (at - entry.at >= STOP_DISCOVERY_REUSE_MS) stopDiscoveries.delete(key);
+      if (stopDiscoveries.size >= STOP_DISCOVERY_CACHE_MAX) stopDiscoveries.clear();
+    }
+    const hooks = discoverHooks(cwd, { home }).then((d) => d.hooks);
+    stopDiscoveries.set(cwd, { at, hooks });
+    hooks.catch(() => stopDiscoveries.delete(cwd));
+    return hooks;
+  };
   const withHooks = <T>(pane: CommandHookPane, hooks: readonly CommandHook[], start: () => T): T => {
     handles.set(pane.paneKey, pane.handle);
     hooksOfThisEmit = hooks;
@@ -79,7 +98,7 @@ export function createHostCommandHooks(opts: {
     },
     stop(pane) {
       const run = (async () => {
-        const { hooks } = await discoverHooks(pane.cwd, { home });
+        const hooks = await hooksForStop(pane.cwd);
         if (hooks.length === 0) return;
         withHooks(pane, hooks, () =>
           runner.emitDetached('stop', { status: 'completed', loopCount: 0 }, { conversationId: pane.paneKey }),

@@ -112,7 +112,12 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     }
     // Why: the probe asks for an evaluation only when the foreground changed since the last one, so
     // panes started together (a host restart relaunching a fleet) do not all re-evaluate at once.
-    if (process.platform === 'linux') lastForeground = foregroundKey();
+    if (process.platform === 'linux' && opts.now() - foregroundSeenAt >= foregroundRecheckMs) {
+      // Why: at most once per probe interval, so hook storms do not pay two /proc reads per evaluation;
+      // a change missed in between costs one extra evaluation, never a missed one.
+      foregroundSeenAt = opts.now();
+      lastForeground = foregroundKey();
+    }
     counters.evaluations += 1;
     const generation = ++started;
     inFlight += 1;
@@ -137,7 +142,9 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   };
   let timerUrgent = false;
   const counters = { evaluations: 0, foregroundProbes: 0 };
+  const foregroundRecheckMs = opts.foregroundRecheckMs ?? FOREGROUND_RECHECK_INTERVAL_MS;
   let lastForeground: string | undefined;
+  let foregroundSeenAt = Number.NEGATIVE_INFINITY;
   const foregroundKey = (): string => `${readForegroundGroup(proc.pid)} ${readForegroundCommandSync(proc.pid)}`;
   /** Output and titles are debounced; hook events (`urgent`) are evaluated at once. */
   const schedule = (urgent = false): void => {
@@ -220,7 +227,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     } catch {
       schedule();
     }
-  }, opts.foregroundRecheckMs ?? FOREGROUND_RECHECK_INTERVAL_MS);
+  }, foregroundRecheckMs);
   foregroundPoll.unref();
   proc.onExit((exit) => {
     clearInterval(foregroundPoll);

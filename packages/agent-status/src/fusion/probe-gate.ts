@@ -17,6 +17,9 @@ export interface ProbeGate {
   readonly inFlight: number;
 }
 
+// Why: abort() without a reason builds a DOMException with a stack on every evaluation; the reason is never read.
+const PROBE_SETTLED = 'probe settled';
+
 /** The default {@link Delay}: a `setTimeout` cleared on abort. */
 export const timerDelay: Delay = (ms, signal) =>
   new Promise<void>((resolve) => {
@@ -77,7 +80,7 @@ export function createProbeGate(options: { timeoutMs?: number; delay?: Delay } =
       try {
         return await Promise.race([flight, delay(timeoutMs, abort.signal).then(() => 'timeout' as const)]);
       } finally {
-        abort.abort();
+        abort.abort(PROBE_SETTLED);
       }
     },
     get inFlight() {
