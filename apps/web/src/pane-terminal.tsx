@@ -48,7 +48,7 @@ export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
       <p class="pane-state" data-state={state}>
         {state}
       </p>
-      <div class="terminal" ref={host} />
+      <div class="pane-terminal" ref={host} />
     </section>
   );
 }

@@ -1,0 +1,188 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { until } from '@orca/testkit';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installHooks } from '../src/agent-hooks/install-hooks.ts';
+import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
+import type { PaneView } from '../src/panes/pane-view.ts';
+import { connectRuntime, type RuntimeClient } from '../src/rpc/client.ts';
+import { type StartedHost, startOrca } from './cli-process.ts';
+
+/** Debian's Chromium (`.ci/run` installs it); nothing is downloaded. */
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.log(`skipping the real-browser tests: ${CHROMIUM} is absent (apt-get install chromium)`);
+
+/** Where the screenshots go (printed; nothing is written into the repo). */
+const shots = mkdtempSync(join(tmpdir(), 'orca-web-screens-'));
+
+interface WebReady {
+  origin: string;
+  pairingUrl: string;
+}
+
+let host: StartedHost;
+let web: WebReady;
+let client: RuntimeClient;
+let browser: Browser;
+let pane: PaneView;
+let echoLog: string;
+let foreign: Server;
+
+/** The status word the board shows for `handle` ('' while the row is missing). */
+async function boardStatus(page: Page, handle: string): Promise<string> {
+  return (
+    (await page
+      .locator(`tr[data-handle="${handle}"]`)
+      .getAttribute('data-status', { timeout: 1 })
+      .catch(() => '')) ?? ''
+  );
+}
+
+describe.skipIf(!hasChromium)('the browser client in real Chromium against a real host (orca start --web)', () => {
+  beforeAll(async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-web-e2e-'));
+    const dataDir = join(root, 'data');
+    const home = join(root, 'home');
+    echoLog = join(root, 'agent-input.log');
+    writeFileSync(echoLog, '');
+    await installHooks({ home, agents: ['claude'], agentVersions: { claude: '2.1.80' } });
+    host = await startOrca(dataDir, ['--web', '127.0.0.1:0']);
+    web = (host.ready as unknown as { web: WebReady }).web;
+    client = await connectRuntime(dataDir);
+    pane = await client.call<PaneView>('terminal.create', {
+      argv: [process.execPath, demoAgentPath()],
+      cwd: home,
+      name: 'demo-agent',
+      env: { HOME: home, ORCA_DEMO_ECHO_LOG: echoLog },
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
+    // Another site's page (a different origin on this machine), for the Origin check.
+    foreign = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>x'),
+    );
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+    console.log(`web e2e screenshots: ${shots}`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    foreign?.close();
+    client?.close();
+    await host?.stop();
+  });
+
+  let sessionToken = '';
+
+  it('pairs, shows the pane on the board, and shows each verdict change live; the tab title counts waiting panes', async () => {
+    const page = await browser.newPage();
+    await page.goto(web.pairingUrl);
+    await until('the pane on the board, idle', async () => (await boardStatus(page, pane.handle)) === 'idle', {
+      timeoutMs: 30_000,
+    });
+    // The pairing code left the address bar; the page holds a session token instead.
+    expect(new URL(page.url()).hash).toBe('');
+    sessionToken = (await page.evaluate(() => sessionStorage.getItem('orca.sessionToken'))) ?? '';
+    expect(sessionToken).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
+    const row = page.locator(`tr[data-handle="${pane.handle}"]`);
+    expect(await row.locator('td').allInnerTexts()).toEqual(
+      expect.arrayContaining(['demo-agent', 'claude', 'idle', join(host.ready.dataDir, '..', 'home')]),
+    );
+    expect(await page.title()).toBe('orca');
+    await page.screenshot({ path: join(shots, 'board-idle.png'), fullPage: true });
+    // A prompt submitted elsewhere (the CLI's RPC) drives the agent to its approval menu; the
+    // open page follows with no reload.
+    await client.call('terminal.send', { handle: pane.handle, text: 'run the tests\r' });
+    await until(
+      'the board shows the pane waiting',
+      async () => {
+        const status = await boardStatus(page, pane.handle);
+        return status === 'waiting';
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(await page.title()).toBe('(1) waiting · orca');
+    expect((await row.locator('td.wait').textContent()) ?? '').toMatch(/ · \d+ s$/);
+    await page.screenshot({ path: join(shots, 'board-waiting.png'), fullPage: true });
+    await page.close();
+  }, 120_000);
+
+  it("attaching shows the pane's text, and typing reaches the PTY", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // A reload of the paired tab resumes with its session token (sessionStorage, this tab only).
+    await context.addInitScript((t) => sessionStorage.setItem('orca.sessionToken', t), sessionToken);
+    await page.goto(`${web.origin}/#pane=${encodeURIComponent(pane.handle)}`);
+    await until(
+      'the snapshot shows the approval menu',
+      async () => ((await page.locator('.xterm-rows').textContent()) ?? '').includes('Do you want to proceed?'),
+      { timeoutMs: 30_000 },
+    );
+    expect((await page.locator('.pane-state').textContent()) ?? '').toBe('live');
+    await page.screenshot({ path: join(shots, 'pane-menu.png') });
+    await page.locator('.pane-terminal').click();
+    await page.keyboard.type('y');
+    await until('the keystroke reached the PTY', () => readFileSync(echoLog, 'utf8').endsWith('y'));
+    await until(
+      'live output after the answer',
+      async () => ((await page.locator('.xterm-rows').textContent()) ?? '').includes('All 12 tests pass'),
+      { timeoutMs: 30_000 },
+    );
+    await page.keyboard.type('hello from the browser');
+    await until('the typed text reached the PTY', () =>
+      readFileSync(echoLog, 'utf8').includes('hello from the browser'),
+    );
+    await until('the agent echoed it', async () =>
+      ((await page.locator('.xterm-rows').textContent()) ?? '').includes('hello from the browser'),
+    );
+    await page.screenshot({ path: join(shots, 'pane-typed.png') });
+    await context.close();
+  }, 120_000);
+
+  it('a used or wrong pairing code, and a foreign Origin with a valid token, get nothing', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    for (const url of [web.pairingUrl, `${web.origin}/#pair=not-a-code`, web.origin]) {
+      await page.goto('about:blank');
+      await page.goto(url);
+      await until(`refused or unpaired: ${url.replace(/#.*/, '#…')}`, async () =>
+        ['refused', 'unpaired'].includes((await page.locator('main').getAttribute('data-connection')) ?? ''),
+      );
+      expect(await page.locator('table.board').count()).toBe(0);
+    }
+    await page.screenshot({ path: join(shots, 'refused.png') });
+    // Another site's page opening the socket with this tab's real token: refused at the upgrade.
+    await page.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
+    const outcome = await page.evaluate(
+      ({ url, token }) =>
+        new Promise<{ opened: boolean; messages: number; code: number }>((resolve) => {
+          const ws = new WebSocket(url, ['orca.v1', `orca.session.${token}`]);
+          let opened = false;
+          let messages = 0;
+          ws.onopen = () => {
+            opened = true;
+          };
+          ws.onmessage = () => {
+            messages += 1;
+          };
+          ws.onclose = (e) => resolve({ opened, messages, code: e.code });
+        }),
+      { url: `${web.origin.replace('http', 'ws')}/ws`, token: sessionToken },
+    );
+    expect(outcome).toEqual({ opened: false, messages: 0, code: 1006 });
+    // The same token from the served origin still works (the refusal was the Origin's).
+    const resumed = await context.newPage();
+    await resumed.addInitScript((t) => sessionStorage.setItem('orca.sessionToken', t), sessionToken);
+    await resumed.goto(web.origin);
+    await until('resumed on the served origin', async () => (await boardStatus(resumed, pane.handle)) !== '');
+    await context.close();
+  }, 120_000);
+});
