@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     await page.close();
   }, 120_000);
 
-  it("attaching shows the pane's text, and typing reaches the PTY", async () => {
+  it("attaching shows the pane's text; a prompt at the approval menu is refused with 0 bytes written; typing reaches the PTY", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     // A reload of the paired tab resumes with its session token (sessionStorage, this tab only).
@@ -127,7 +127,17 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
       { timeoutMs: 30_000 },
     );
     expect((await page.locator('.pane-state').textContent()) ?? '').toBe('live');
-    await page.screenshot({ path: join(shots, 'pane-menu.png') });
+    // The prompt box goes through the guarded dispatch: at the approval menu it is refused and
+    // not one byte reaches the PTY.
+    const before = readFileSync(echoLog, 'utf8');
+    await page.locator('.prompt-box input').fill('also update the docs');
+    await page.locator('.prompt-box button').click();
+    const result = page.locator('.dispatch-result');
+    await until('the refusal shows', async () => (await result.getAttribute('data-outcome')) === 'refused');
+    expect(await result.getAttribute('data-code')).toBe('agent_prompt_blocked');
+    expect((await result.textContent()) ?? '').toMatch(/^agent_prompt_blocked: ./);
+    expect(readFileSync(echoLog, 'utf8')).toBe(before);
+    await page.screenshot({ path: join(shots, 'pane-menu-refused.png') });
     await page.locator('.pane-terminal').click();
     await page.keyboard.type('y');
     await until('the keystroke reached the PTY', () => readFileSync(echoLog, 'utf8').endsWith('y'));

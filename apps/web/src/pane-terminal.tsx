@@ -1,7 +1,7 @@
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { HostSocket } from './host-socket.ts';
+import { HostCallError, type HostSocket } from './host-socket.ts';
 
 /**
  * A pane's terminal: `@xterm/xterm` attached through `terminal.multiplex` — the snapshot first,
@@ -49,6 +49,61 @@ export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
         {state}
       </p>
       <div class="pane-terminal" ref={host} />
+      <PromptBox socket={props.socket} handle={props.handle} />
     </section>
+  );
+}
+
+type DispatchOutcome =
+  | { kind: 'idle' }
+  | { kind: 'sending' }
+  | { kind: 'sent' }
+  | { kind: 'refused'; code: string; message: string };
+
+/**
+ * Sends a prompt through the host's guarded `terminal.dispatch` (send guard, `beforeSubmitPrompt`
+ * hooks, verified submission) and shows a refusal's code and reason.
+ */
+export function PromptBox(props: { socket: HostSocket; handle: string }) {
+  const [text, setText] = useState('');
+  const [outcome, setOutcome] = useState<DispatchOutcome>({ kind: 'idle' });
+  const submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    const prompt = text.trim();
+    if (prompt.length === 0) return;
+    setOutcome({ kind: 'sending' });
+    try {
+      await props.socket.call('terminal.dispatch', { handle: props.handle, inject: prompt });
+      setText('');
+      setOutcome({ kind: 'sent' });
+    } catch (error) {
+      const code = error instanceof HostCallError ? error.code : 'error';
+      setOutcome({ kind: 'refused', code, message: (error as Error).message });
+    }
+  };
+  return (
+    <form class="prompt-box" onSubmit={(e) => void submit(e)}>
+      <input
+        name="prompt"
+        aria-label="prompt"
+        placeholder="Prompt the agent (guarded dispatch)"
+        value={text}
+        onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)}
+      />
+      <button type="submit" disabled={outcome.kind === 'sending'}>
+        Send
+      </button>
+      <output
+        class="dispatch-result"
+        data-outcome={outcome.kind}
+        data-code={outcome.kind === 'refused' ? outcome.code : ''}
+      >
+        {outcome.kind === 'refused'
+          ? `${outcome.code}: ${outcome.message}`
+          : outcome.kind === 'idle'
+            ? ''
+            : outcome.kind}
+      </output>
+    </form>
   );
 }
