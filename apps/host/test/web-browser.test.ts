@@ -154,6 +154,38 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
       ((await page.locator('.xterm-rows').textContent()) ?? '').includes('hello from the browser'),
     );
     await page.screenshot({ path: join(shots, 'pane-typed.png') });
+    // Leave the composer empty for the next test's dispatch.
+    for (const _ of 'hello from the browser') await page.keyboard.press('Backspace');
+    await until('the composer is empty again', () => readFileSync(echoLog, 'utf8').endsWith('\x7f'.repeat(22)));
+    await context.close();
+  }, 120_000);
+
+  it('at phone width (390×844) the board is cards and the terminal read-only; the prompt box still dispatches', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await context.addInitScript((t) => sessionStorage.setItem('orca.sessionToken', t), sessionToken);
+    const page = await context.newPage();
+    await page.goto(web.origin);
+    await until('the board', async () => (await boardStatus(page, pane.handle)) !== '');
+    await page.screenshot({ path: join(shots, 'phone-board.png'), fullPage: true });
+    await page.locator(`tr[data-handle="${pane.handle}"] button.open`).tap();
+    await until('the pane is attached', async () =>
+      ((await page.locator('.xterm-rows').textContent()) ?? '').includes('Claude Code'),
+    );
+    expect(await page.locator('section.pane').getAttribute('data-readonly')).toBe('true');
+    const before = readFileSync(echoLog, 'utf8');
+    await page.locator('.pane-terminal').tap();
+    await page.keyboard.type('zzz');
+    await page.locator('.prompt-box input').fill('phone prompt');
+    await page.locator('.prompt-box button').tap();
+    const result = page.locator('.dispatch-result');
+    await until('the dispatch went through', async () => (await result.getAttribute('data-outcome')) === 'sent', {
+      timeoutMs: 30_000,
+    });
+    // Only the dispatched prompt reached the PTY; the keys typed on the terminal before it did not.
+    const written = readFileSync(echoLog, 'utf8').slice(before.length);
+    expect(written).toContain('phone prompt');
+    expect(written).not.toContain('z');
+    await page.screenshot({ path: join(shots, 'phone-pane.png'), fullPage: true });
     await context.close();
   }, 120_000);
 

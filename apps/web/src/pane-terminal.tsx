@@ -3,17 +3,27 @@ import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { HostCallError, type HostSocket } from './host-socket.ts';
 
+/** Widths at or under this are phone layouts: the terminal is read-only, the prompt box is the way in. */
+export const PHONE_MAX_WIDTH_PX = 600;
+
 /**
  * A pane's terminal: `@xterm/xterm` attached through `terminal.multiplex` — the snapshot first,
- * then live output; what is typed goes to the pane's PTY.
+ * then live output; what is typed goes to the pane's PTY (not on a phone-width screen, where a
+ * stray tap or autocorrect would reach the agent: there it is read-only).
  */
 export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
   const host = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'attaching' | 'live' | 'ended' | string>('attaching');
+  const [readOnly] = useState(() => matchMedia(`(max-width: ${PHONE_MAX_WIDTH_PX}px)`).matches);
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const term = new Terminal({ cursorBlink: true, fontSize: 14, scrollback: 5000 });
+    const term = new Terminal({
+      cursorBlink: !readOnly,
+      disableStdin: readOnly,
+      fontSize: readOnly ? 11 : 14,
+      scrollback: 5000,
+    });
     term.open(element);
     const client = props.socket.terminal();
     const streamId = client.subscribe({
@@ -34,17 +44,17 @@ export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
       },
     });
     const typing = term.onData((data) => {
-      client.input(streamId, data);
+      if (!readOnly) client.input(streamId, data);
     });
-    term.focus();
+    if (!readOnly) term.focus();
     return () => {
       typing.dispose();
       client.unsubscribe(streamId);
       term.dispose();
     };
-  }, [props.socket, props.handle]);
+  }, [props.socket, props.handle, readOnly]);
   return (
-    <section class="pane">
+    <section class="pane" data-readonly={readOnly ? 'true' : 'false'}>
       <p class="pane-state" data-state={state}>
         {state}
       </p>
