@@ -10,7 +10,7 @@ import { installHooks } from '../src/agent-hooks/install-hooks.ts';
 import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
 import type { PaneView } from '../src/panes/pane-view.ts';
 import { connectRuntime, type RuntimeClient } from '../src/rpc/client.ts';
-import { type StartedHost, startOrca } from './cli-process.ts';
+import { runOrca, type StartedHost, startOrca } from './cli-process.ts';
 
 /** Debian's Chromium (`.ci/run` installs it); nothing is downloaded. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -225,6 +225,42 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     await resumed.addInitScript((t) => sessionStorage.setItem('orca.sessionToken', t), sessionToken);
     await resumed.goto(web.origin);
     await until('resumed on the served origin', async () => (await boardStatus(resumed, pane.handle)) !== '');
+    await context.close();
+  }, 120_000);
+
+  it('orca web sessions lists the session; orca web revoke ends it: its open page is told, its token then gets nothing', async () => {
+    const context = await browser.newContext();
+    await context.addInitScript((t) => sessionStorage.setItem('orca.sessionToken', t), sessionToken);
+    const page = await context.newPage();
+    await page.goto(web.origin);
+    await until('the board', async () => (await boardStatus(page, pane.handle)) !== '');
+    const dataDir = host.ready.dataDir;
+    const id = sessionToken.slice(0, sessionToken.indexOf('.'));
+    const listed = await runOrca(['--json', '--data-dir', dataDir, 'web', 'sessions']);
+    expect(listed.code).toBe(0);
+    const { sessions } = JSON.parse(listed.stdout) as { sessions: { id: string; sockets: number }[] };
+    expect(sessions.map((s) => s.id)).toEqual([id]);
+    expect(sessions[0]?.sockets).toBeGreaterThanOrEqual(1);
+    expect(await runOrca(['--json', '--data-dir', dataDir, 'web', 'revoke', id])).toMatchObject({
+      code: 0,
+      stdout: `${JSON.stringify({ revoked: id })}\n`,
+    });
+    await until(
+      'the open page is told',
+      async () => (await page.locator('main').getAttribute('data-connection')) === 'refused',
+    );
+    expect((await page.locator('.notice').textContent()) ?? '').toBe('this session was revoked');
+    await page.screenshot({ path: join(shots, 'revoked.png') });
+    const again = await context.newPage();
+    await again.goto(web.origin);
+    await until(
+      'the revoked token is refused',
+      async () => (await again.locator('main').getAttribute('data-connection')) === 'refused',
+    );
+    expect(await again.locator('table.board').count()).toBe(0);
+    const unknown = await runOrca(['--data-dir', dataDir, 'web', 'revoke', id]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/ORCA_HOST_WEB: no browser session/);
     await context.close();
   }, 120_000);
 });

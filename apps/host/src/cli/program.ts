@@ -12,6 +12,7 @@ import { type CliIo, processIo, reportError, UsageError } from './output.ts';
 import { printableBlock, printableField, terminalSafeJson } from './printable.ts';
 import { addRuntimeCommands } from './runtime-commands.ts';
 import { runStart } from './start.ts';
+import { addWebCommands } from './web-commands.ts';
 
 export type { CliContext, GlobalOptions } from './cli-context.ts';
 
@@ -90,6 +91,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
   const ctx: CliContext = { io, state, globals };
   addRuntimeCommands(program, ctx);
   addCommandHooksCommands(program, ctx);
+  addWebCommands(program, ctx);
 
   const hooks = program.command('hooks').description('managed agent hooks');
   hooks

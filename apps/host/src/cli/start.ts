@@ -6,6 +6,7 @@ import { startRuntimeServer } from '../rpc/runtime-server.ts';
 import type { RpcSocketServer } from '../rpc/socket-server.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
 import { type RuntimeTokenFile, writeRuntimeTokenFile } from '../runtime/token-file.ts';
+import { webAdminMethods } from '../web/web-admin-methods.ts';
 import { findWebAssets } from '../web/web-assets.ts';
 import { startWebServer, type WebServer } from '../web/web-server.ts';
 import type { GlobalOptions } from './cli-context.ts';
@@ -28,7 +29,10 @@ async function startServedHost(
   let server: RpcSocketServer | null = null;
   let webServer: WebServer | null = null;
   try {
-    server = await startRuntimeServer(host, listen ? { tcp: listen } : {});
+    server = await startRuntimeServer(host, {
+      ...(listen ? { tcp: listen } : {}),
+      extraMethods: () => webAdminMethods(() => webServer),
+    });
     if (web) webServer = await startWebServer({ host, bind: web.address, assets: web.assets });
     // Why: the token is never printed or logged; it goes to a 0600 file the ready line names.
     const tokenFile = listen ? publishToken(host, listen.token) : null;

@@ -190,13 +190,20 @@ export function createRuntimeHandlers(host: Host, opts: RuntimeHandlerOptions): 
  */
 export async function startRuntimeServer(
   host: Host,
-  opts: { runtimeId?: string; tcp?: { port: number; token: string } } = {},
+  opts: {
+    runtimeId?: string;
+    tcp?: { port: number; token: string };
+    extraMethods?: RuntimeHandlerOptions['extraMethods'];
+  } = {},
 ): Promise<RpcSocketServer> {
   const runtimeId = opts.runtimeId ?? randomUUID();
   const server = await startRpcSocketServer({
     socketPath: host.paths.socket,
     ...(opts.tcp ? { tcp: opts.tcp } : {}),
-    handlers: createRuntimeHandlers(host, { runtimeId }),
+    handlers: createRuntimeHandlers(host, {
+      runtimeId,
+      ...(opts.extraMethods ? { extraMethods: opts.extraMethods } : {}),
+    }),
   });
   host.log.info({ socket: host.paths.socket, tcpPort: server.tcpPort }, 'runtime RPC listening');
   return server;

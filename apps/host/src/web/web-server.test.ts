@@ -103,6 +103,7 @@ describe('the web server (orca start --web)', () => {
     const session = (await call(paired.socket as WebSocket, 'web.session')) as { sessionId: string; token: string };
     expect(session.token.startsWith(`${session.sessionId}.`)).toBe(true);
     expect(await call(paired.socket as WebSocket, 'web.session')).toEqual({ sessionId: session.sessionId });
+    expect(web.sessions()).toEqual([{ id: session.sessionId, createdAt: expect.any(Number), sockets: 1 }]);
     expect(await open(web, ['orca.v1', `orca.pair.${code}`], origin)).toEqual({ status: 401, messages: [] });
     const resumed = await open(web, ['orca.v1', `orca.session.${session.token}`], origin);
     expect(resumed.status).toBe(101);

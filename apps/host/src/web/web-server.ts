@@ -68,6 +68,8 @@ export interface WebServer {
   readonly auth: WebAuth;
   /** The URL to open: the origin plus a fresh one-time code in the fragment. */
   pairingUrl(): string;
+  /** The paired sessions, with how many sockets each has open now. */
+  sessions(): (WebSession & { sockets: number })[];
   /** Ends session `id`; its open sockets close. */
   revoke(id: string): boolean;
   close(): Promise<void>;
@@ -257,6 +259,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     port,
     auth,
     pairingUrl: () => `${origin}/#pair=${auth.issuePairingCode()}`,
+    sessions: () => auth.sessions().map((s) => ({ ...s, sockets: socketsBySession.get(s.id)?.size ?? 0 })),
     revoke(id) {
       const removed = auth.revoke(id);
       for (const ws of socketsBySession.get(id) ?? []) ws.close(4001, 'session revoked');
