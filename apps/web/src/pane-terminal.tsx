@@ -1,3 +1,4 @@
+import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -25,20 +26,39 @@ export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
       scrollback: 5000,
     });
     term.open(element);
+    // Why: on a desktop the page claims the pane's viewport (its size follows the window, as
+    // `orca attach` does with a terminal); a read-only phone view shows the pane at its own size.
+    const fit = readOnly ? null : new FitAddon();
+    if (fit) {
+      term.loadAddon(fit);
+      fit.fit();
+    }
     const client = props.socket.terminal();
+    let subscribed = false;
+    const claim = (): void => {
+      if (!fit || !subscribed) return;
+      fit.fit();
+      client.claimViewport(streamId, term.cols, term.rows);
+    };
     const streamId = client.subscribe({
       terminal: props.handle,
       viewport: { cols: term.cols, rows: term.rows },
       sink: {
         onSnapshot: (s) => {
-          // Why: the pane keeps its own size; show its screen at that size rather than reflowing it.
+          // Why: a snapshot is drawn at the size it was taken at; a claim resizes after.
           if (s.meta.cols !== term.cols || s.meta.rows !== term.rows) term.resize(s.meta.cols, s.meta.rows);
           if (s.route === 'recovery') term.reset();
           term.write(s.data);
         },
-        onSubscribed: () => setState('live'),
+        onSubscribed: () => {
+          subscribed = true;
+          claim();
+          setState('live');
+        },
         onOutput: (text) => term.write(text),
-        onResized: (r) => term.resize(r.cols, r.rows),
+        onResized: (r) => {
+          if (r.cols !== term.cols || r.rows !== term.rows) term.resize(r.cols, r.rows);
+        },
         onError: (message) => setState(`error: ${message}`),
         onEnd: () => setState('ended'),
       },
@@ -46,8 +66,16 @@ export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
     const typing = term.onData((data) => {
       if (!readOnly) client.input(streamId, data);
     });
+    let frame = 0;
+    const onWindowResize = (): void => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(claim);
+    };
+    addEventListener('resize', onWindowResize);
     if (!readOnly) term.focus();
     return () => {
+      removeEventListener('resize', onWindowResize);
+      cancelAnimationFrame(frame);
       typing.dispose();
       client.unsubscribe(streamId);
       term.dispose();
