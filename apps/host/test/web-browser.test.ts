@@ -91,8 +91,22 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
 
   let sessionToken = '';
 
-  it('pairs, shows the pane on the board, and shows each verdict change live; the tab title counts waiting panes', async () => {
-    const page = await browser.newPage();
+  it('pairs, shows the pane on the board, creates a pane, and shows each verdict change live; the tab title counts waiting panes and an opted-in notification fires', async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: web.origin });
+    // Records each notification the page shows (headless Chromium draws none).
+    await context.addInitScript(() => {
+      const shown: string[] = [];
+      (window as unknown as { shownNotifications: string[] }).shownNotifications = shown;
+      const Native = window.Notification;
+      window.Notification = class extends Native {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          shown.push(`${title} | ${options?.body ?? ''}`);
+        }
+      } as typeof Notification;
+    });
+    const page = await context.newPage();
     await page.goto(web.pairingUrl);
     await waitFor('the pane on the board, idle', async () => (await boardStatus(page, pane.handle)) === 'idle');
     // The pairing code left the address bar; the page holds a session token instead.
@@ -104,6 +118,19 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
       expect.arrayContaining(['demo-agent', 'claude', 'idle', join(host.ready.dataDir, '..', 'home')]),
     );
     expect(await page.title()).toBe('orca');
+    // Create a pane from the board (argv, cwd): it appears as a row.
+    await page.locator('.create-pane input[name="argv"]').fill('/bin/sh -c "sleep 600"');
+    await page.locator('.create-pane input[name="cwd"]').fill('/tmp');
+    await page.locator('.create-pane button').click();
+    let created = '';
+    await waitFor('the create answer', async () => {
+      created = /^created (\S+)$/.exec((await page.locator('.create-result').textContent()) ?? '')?.[1] ?? '';
+      return created !== '';
+    });
+    await waitFor('the new row', async () => (await boardStatus(page, created)) !== '');
+    expect(await page.locator(`tr[data-handle="${created}"] td.cwd`).textContent()).toBe('/tmp');
+    await page.locator('label.notify input').check();
+    await waitFor('notifications on', () => page.locator('label.notify input').isChecked());
     await page.screenshot({ path: join(shots, 'board-idle.png'), fullPage: true });
     // A prompt submitted elsewhere (the CLI's RPC) drives the agent to its approval menu; the
     // open page follows with no reload.
@@ -114,8 +141,17 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     });
     expect(await page.title()).toBe('(1) waiting · orca');
     expect((await row.locator('td.wait').textContent()) ?? '').toMatch(/ · \d+ s$/);
+    await waitFor(
+      'the notification',
+      async () =>
+        (await page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications)).length >
+        0,
+    );
+    expect(
+      await page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications),
+    ).toEqual(['demo-agent is waiting | claude: agent-approval-prompt']);
     await page.screenshot({ path: join(shots, 'board-waiting.png'), fullPage: true });
-    await page.close();
+    await context.close();
   }, 180_000);
 
   it("attaching shows the pane's text; a prompt at the approval menu is refused with 0 bytes written; typing reaches the PTY", async () => {

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { Board } from './board.tsx';
 import { applyChange, type BoardPane, tabTitle, type VerdictChange } from './board-model.ts';
+import { CreatePane } from './create-pane.tsx';
 import { type HostCredential, type HostSocket, openHostSocket, socketUrl } from './host-socket.ts';
+import { newlyWaiting, notifyWaiting } from './notify.ts';
 import { PaneTerminal } from './pane-terminal.tsx';
 import { forgetToken, keepToken, takeCredential } from './session.ts';
 
@@ -26,6 +28,9 @@ export function App() {
   const [panes, setPanes] = useState<BoardPane[]>([]);
   const [open, setOpen] = useState<string | null>(paneFromHash(location.hash));
   const credential = useRef<HostCredential | null>(takeCredential(location, history, sessionStorage));
+  const relistRef = useRef<() => Promise<void>>(async () => undefined);
+  const [notify, setNotify] = useState(false);
+  const previous = useRef<BoardPane[] | null>(null);
 
   const connect = useCallback(async () => {
     const cred = credential.current;
@@ -81,6 +86,7 @@ export function App() {
         listing = false;
       }
     };
+    relistRef.current = relist;
     void socket
       .stream('status.watch', undefined, (event) => {
         setPanes((current) => applyChange(current, event as VerdictChange));
@@ -100,7 +106,16 @@ export function App() {
 
   useEffect(() => {
     document.title = tabTitle(panes);
-  }, [panes]);
+    // Why: the first listing is the baseline; only panes that start waiting after it notify.
+    if (notify && previous.current !== null) notifyWaiting(newlyWaiting(previous.current, panes));
+    previous.current = panes;
+  }, [panes, notify]);
+
+  const toggleNotify = async (on: boolean): Promise<void> => {
+    if (on && typeof Notification !== 'undefined' && Notification.permission !== 'granted')
+      await Notification.requestPermission();
+    setNotify(on && typeof Notification !== 'undefined' && Notification.permission === 'granted');
+  };
 
   const openPane = (handle: string | null): void => {
     history.pushState(null, '', handle ? `#pane=${encodeURIComponent(handle)}` : location.pathname);
@@ -122,7 +137,23 @@ export function App() {
       {connection.state === 'ready' && open !== null && (
         <PaneTerminal key={open} socket={connection.socket} handle={open} />
       )}
-      {connection.state === 'ready' && open === null && <Board panes={panes} onOpen={(h) => openPane(h)} />}
+      {connection.state === 'ready' && open === null && (
+        <>
+          <div class="board-tools">
+            <CreatePane socket={connection.socket} onCreated={() => void relistRef.current()} />
+            <label class="notify">
+              <input
+                type="checkbox"
+                name="notify"
+                checked={notify}
+                onChange={(e) => void toggleNotify((e.currentTarget as HTMLInputElement).checked)}
+              />
+              notify me when a pane starts waiting
+            </label>
+          </div>
+          <Board panes={panes} onOpen={(h) => openPane(h)} />
+        </>
+      )}
     </main>
   );
 }
