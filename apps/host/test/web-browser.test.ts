@@ -332,7 +332,7 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     await context.close();
   }, 180_000);
 
-  it('orca web sessions lists the session; orca web revoke ends it: its open page is told, its token then gets nothing', async () => {
+  it('orca web sessions lists the session; orca web revoke ends it: its open page is told, its token then gets nothing; no code or token is logged', async () => {
     const context = await browser.newContext();
     await context.addInitScript((t) => sessionStorage.setItem('orca.sessionToken', t), sessionToken);
     const page = await context.newPage();
@@ -365,6 +365,11 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     const unknown = await runOrca(['--data-dir', dataDir, 'web', 'revoke', id]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/ORCA_HOST_WEB: no browser session/);
+    // Neither the pairing code nor the session's secret was ever logged.
+    const log = readFileSync(join(dataDir, 'logs', 'host.log'), 'utf8');
+    expect(log).toContain('web socket refused');
+    expect(log).not.toContain(new URL(web.pairingUrl).hash.slice('#pair='.length));
+    expect(log).not.toContain(sessionToken.slice(sessionToken.indexOf('.') + 1));
     await context.close();
   }, 180_000);
 });
