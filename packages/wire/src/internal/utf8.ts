@@ -14,8 +14,11 @@ export interface Utf8Codec {
   decodeLenient(bytes: Uint8Array): string;
   /** An owned array the caller fills completely (no zero-fill on Node; never a pooled view). */
   allocFilledByCaller(length: number): Uint8Array;
-  /** A `headerBytes + utf8(text)` array with the text written after the header (caller writes the header). */
-  allocWithText(headerBytes: number, text: string): Uint8Array;
+  /**
+   * A `headerBytes + utf8(text)` array with the text written after the header (the caller writes
+   * the header). `textBytes`, when given, must be `byteLength(text)` (saves measuring twice).
+   */
+  allocWithText(headerBytes: number, text: string, textBytes?: number): Uint8Array;
 }
 
 const encoder = new TextEncoder();
@@ -47,8 +50,8 @@ export function bufferUtf8(B: NodeBufferStatics): Utf8Codec {
       const b = B.allocUnsafeSlow(length);
       return new Uint8Array(b.buffer, b.byteOffset, length);
     },
-    allocWithText(headerBytes, text) {
-      const length = B.byteLength(text, 'utf8');
+    allocWithText(headerBytes, text, textBytes) {
+      const length = textBytes ?? B.byteLength(text, 'utf8');
       // Why: the header and `length` UTF-8 bytes fill it completely, so no zero-fill is needed.
       const b = B.allocUnsafeSlow(headerBytes + length);
       b.write(text, headerBytes, length, 'utf8');

@@ -56,8 +56,9 @@ export function encodeTextFrame(
   text: string,
   grant?: Grant,
 ): Uint8Array {
-  checkFrame(opcode, streamId, utf8.byteLength(text), grant);
-  const out = utf8.allocWithText(TERMINAL_LIMITS.headerBytes, text);
+  const textBytes = utf8.byteLength(text);
+  checkFrame(opcode, streamId, textBytes, grant);
+  const out = utf8.allocWithText(TERMINAL_LIMITS.headerBytes, text, textBytes);
   writeHeader(out, opcode, streamId, seq);
   return out;
 }
