@@ -293,6 +293,26 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     await page.close();
   }, 180_000);
 
+  it('an exited pane shows as exited and can be removed from the board', async () => {
+    const page = await browser.newPage();
+    await page.addInitScript((t) => sessionStorage.setItem('orca.sessionToken', t), sessionToken);
+    const done = await client.call<PaneView>('terminal.create', { argv: ['/bin/true'], cwd: '/', name: 'short' });
+    await client.call('terminal.wait', { handle: done.handle, for: 'exit' });
+    // Why: an exit publishes no status change of its own when the verdict stays the same, so the
+    // page is opened after it (a live "exited" row is not promised yet).
+    await page.goto(web.origin);
+    await waitFor('the row shows exited', async () => (await boardStatus(page, done.handle)) === 'exited');
+    await page.locator(`tr[data-handle="${done.handle}"] button.remove`).click();
+    await waitFor(
+      'the row is gone',
+      async () => (await page.locator(`tr[data-handle="${done.handle}"]`).count()) === 0,
+    );
+    await expect(client.call('terminal.show', { handle: done.handle })).rejects.toMatchObject({
+      code: 'terminal_handle_stale',
+    });
+    await page.close();
+  }, 180_000);
+
   it('a used or wrong pairing code, and a foreign Origin with a valid token, get nothing', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

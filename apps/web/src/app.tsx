@@ -151,7 +151,16 @@ export function App() {
               notify me when a pane starts waiting
             </label>
           </div>
-          <Board panes={panes} onOpen={(h) => openPane(h)} />
+          <Board
+            panes={panes}
+            onOpen={(h) => openPane(h)}
+            onRemove={(h) =>
+              void connection.socket
+                .call('terminal.remove', { handle: h })
+                .catch(() => undefined)
+                .finally(() => void relistRef.current())
+            }
+          />
         </>
       )}
     </main>

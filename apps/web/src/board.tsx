@@ -6,7 +6,11 @@ function clock(at: number | undefined): string {
 }
 
 /** The board: one row per pane, panes waiting on a human first. */
-export function Board(props: { panes: readonly BoardPane[]; onOpen(handle: string): void }) {
+export function Board(props: {
+  panes: readonly BoardPane[];
+  onOpen(handle: string): void;
+  onRemove(handle: string): void;
+}) {
   const [now, setNow] = useState(Date.now());
   // Why: only the "waited for" column ages; this re-renders it, it does not ask the host anything.
   useEffect(() => {
@@ -47,7 +51,14 @@ export function Board(props: { panes: readonly BoardPane[]; onOpen(handle: strin
               <td class="title">{p.title ?? ''}</td>
               <td class="cwd">{p.cwd}</td>
               <td>{p.guest ?? 'local'}</td>
-              <td>{clock(p.changedAt)}</td>
+              <td>
+                {clock(p.changedAt)}
+                {p.exited && (
+                  <button type="button" class="remove" onClick={() => props.onRemove(p.handle)}>
+                    remove
+                  </button>
+                )}
+              </td>
             </tr>
           );
         })}

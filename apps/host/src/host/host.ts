@@ -264,6 +264,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     createPane: panes.create,
     listPanes: panes.list,
     showPane: panes.show,
+    removePane: panes.remove,
     livePane: panes.live,
     send: injection.send,
     dispatchInject: injection.dispatch,
