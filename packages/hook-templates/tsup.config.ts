@@ -9,6 +9,7 @@ const config: Options = orcaTsup({
   launchers: 'src/launchers/index.ts',
   endpoint: 'src/endpoint/index.ts',
   install: 'src/install/index.ts',
+  'node-io': 'src/install/node-io.ts',
   verify: 'src/verify/index.ts',
   'agent-version': 'src/versions/index.ts',
   cli: 'src/cli.ts',

@@ -1,22 +1,35 @@
 import { ERROR_ECHO_CHARS } from './limits.ts';
 
 /** Stable codes of {@link AgentStatusError}. */
-export const AGENT_STATUS_ERROR_CODES = {
-  invalidEvidence: 'ORCA_STATUS_INVALID_EVIDENCE',
-  usage: 'ORCA_STATUS_USAGE',
-} as const;
+export const AGENT_STATUS_ERROR_CODES = ['ORCA_STATUS_INVALID_EVIDENCE', 'ORCA_STATUS_USAGE'] as const;
 /** One error code. */
-export type AgentStatusErrorCode = (typeof AGENT_STATUS_ERROR_CODES)[keyof typeof AGENT_STATUS_ERROR_CODES];
+export type AgentStatusErrorCode = (typeof AGENT_STATUS_ERROR_CODES)[number];
 
-/** The package's one error class: a caller broke the contract (agent data never throws). */
+/** Options of {@link AgentStatusError}: the error underneath, and typed data (`field` for evidence). */
+export interface AgentStatusErrorOptions {
+  cause?: unknown;
+  context?: Record<string, unknown>;
+}
+
+/**
+ * The package's one error class: a caller broke the contract (agent data never throws).
+ *
+ * @example
+ * throw new AgentStatusError('ORCA_STATUS_USAGE', '--now: expected milliseconds', { context: { flag: '--now' } });
+ */
 export class AgentStatusError extends Error {
   readonly code: AgentStatusErrorCode;
-  readonly field: string | undefined;
-  constructor(code: AgentStatusErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  readonly context: Readonly<Record<string, unknown>>;
+  constructor(code: AgentStatusErrorCode, message: string, options: AgentStatusErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AgentStatusError';
     this.code = code;
-    this.field = options?.field;
+    this.context = options.context ?? {};
+  }
+
+  /** The evidence field an `ORCA_STATUS_INVALID_EVIDENCE` names (`context.field`). */
+  get field(): string | undefined {
+    return typeof this.context.field === 'string' ? this.context.field : undefined;
   }
 }
 
@@ -34,8 +47,8 @@ export function echoValue(value: unknown): string {
 /** Throw `ORCA_STATUS_INVALID_EVIDENCE` naming `field`. */
 export function invalidEvidence(field: string, expected: string, value: unknown): never {
   throw new AgentStatusError(
-    AGENT_STATUS_ERROR_CODES.invalidEvidence,
+    'ORCA_STATUS_INVALID_EVIDENCE',
     `evidence field ${field}: expected ${expected}, got ${echoValue(value)}`,
-    { field },
+    { context: { field } },
   );
 }

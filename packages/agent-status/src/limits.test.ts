@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAgentId } from './agent-ids.ts';
 import { BLOCKED_REASONS, isBlockedReason, legacyBlockedReason, reasonKind } from './blocked-reasons.ts';
-import { AgentStatusError, echoValue } from './errors.ts';
+import { AGENT_STATUS_ERROR_CODES, AgentStatusError, echoValue } from './errors.ts';
 
 describe('blocked reasons', () => {
   it('lists both spellings of every stem plus the two singles', () => {
@@ -45,13 +45,19 @@ describe('blocked reasons', () => {
 
 describe('AgentStatusError', () => {
   it('carries a stable code and field, and echoes at most 200 chars', () => {
-    const e = new AgentStatusError('ORCA_STATUS_INVALID_EVIDENCE', 'bad', { field: 'now', cause: new Error('x') });
+    const e = new AgentStatusError('ORCA_STATUS_INVALID_EVIDENCE', 'bad', {
+      context: { field: 'now' },
+      cause: new Error('x'),
+    });
     expect([e.code, e.field, e.name, e.cause instanceof Error]).toEqual([
       'ORCA_STATUS_INVALID_EVIDENCE',
       'now',
       'AgentStatusError',
       true,
     ]);
+    expect(e.context).toEqual({ field: 'now' });
+    expect(new AgentStatusError('ORCA_STATUS_USAGE', 'no field').field).toBeUndefined();
+    expect(AGENT_STATUS_ERROR_CODES).toEqual(['ORCA_STATUS_INVALID_EVIDENCE', 'ORCA_STATUS_USAGE']);
     expect(echoValue('y'.repeat(500)).length).toBe(201);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

@@ -45,10 +45,6 @@ export const SPOOL_PANE_KEY_CHARS = 36;
 export const RECOVER_ENV_MAX_ANCESTORS = 8;
 /** Longest `GROK_HOME` value forwarded, in characters. */
 export const GROK_HOME_MAX_CHARS = 4096;
-/** Longest pane key accepted by the host, in characters. */
-export const PANE_KEY_MAX_CHARS = 200;
-/** The listener refuses bodies past this size (413), in bytes. */
-export const LISTENER_BODY_CAP_BYTES = 1_000_000;
 /** Mode of generated POSIX scripts. */
 export const POSIX_SCRIPT_MODE = 0o755;
 /** Mode of generated Windows scripts and config files. */

@@ -6,6 +6,9 @@ export const HOOK_TEMPLATES_ERROR_CODES = [
   'ORCA_HOOKS_UNSAFE_PATH',
   'ORCA_HOOKS_CONFIG_UNPARSEABLE',
   'ORCA_HOOKS_CONFIG_SHAPE',
+  'ORCA_HOOKS_USAGE',
+  'ORCA_HOOKS_CONFIG_BUSY',
+  'ORCA_HOOKS_IO',
 ] as const;
 
 /** One stable error code. */
@@ -19,6 +22,12 @@ export function echoValue(value: string): string {
   return value.length > ERROR_ECHO_MAX_CHARS ? `${value.slice(0, ERROR_ECHO_MAX_CHARS)}…` : value;
 }
 
+/** Options of {@link HookTemplatesError}: the error underneath, and typed data for programs. */
+export interface HookTemplatesErrorOptions {
+  cause?: unknown;
+  context?: Record<string, unknown>;
+}
+
 /**
  * The one error class of this package. `code` is stable; `context` is typed per use and never
  * holds a token.
@@ -30,15 +39,10 @@ export class HookTemplatesError extends Error {
   readonly code: HookTemplatesErrorCode;
   readonly context: Readonly<Record<string, unknown>>;
 
-  constructor(
-    code: HookTemplatesErrorCode,
-    message: string,
-    context: Record<string, unknown> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  constructor(code: HookTemplatesErrorCode, message: string, options: HookTemplatesErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'HookTemplatesError';
     this.code = code;
-    this.context = context;
+    this.context = options.context ?? {};
   }
 }

@@ -11,6 +11,7 @@ import { reportBench } from '@orca/bench';
 import { buildGuestBundle } from '../guest-bundle.config.mjs';
 import { guestBundle } from '../src/guest/bundle.ts';
 import { createHookListener } from '../src/listener/hook-listener.ts';
+import { acceptRelayed } from '../src/listener/trust-boundary.ts';
 import type { HookEvent } from '../src/listener/types.ts';
 import { type NetnsHolder, netnsSupport, startNetnsHolder } from '../src/manager/netns.ts';
 import { createRelayManager } from '../src/manager/relay-manager.ts';
@@ -76,9 +77,13 @@ const manager = createRelayManager({
   hostToken: () => token,
   instanceKey: 'bench',
   spawn: countingSpawn,
-  ingest: (e) => {
+  // Why: the host's trust boundary (acceptRelayed) is part of the relay path, as in apps/host.
+  ingest: (params, connectionId) => {
+    const e = acceptRelayed(params, connectionId, { now: () => Date.now() });
+    if ('drop' in e) return e;
     relayCount++;
     stamp(e, record === latRelay ? latRelay : undefined);
+    return e;
   },
   onConnect: async (g) => {
     guest = g;

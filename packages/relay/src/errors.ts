@@ -1,13 +1,18 @@
-/** Stable codes of {@link RelayError}. */
-export const RELAY_ERROR_CODES = {
-  BAD_OPTIONS: 'ORCA_RELAY_BAD_OPTIONS',
-  BIND_FAILED: 'ORCA_RELAY_BIND_FAILED',
-  BAD_VERSION: 'ORCA_RELAY_BAD_VERSION',
-  DUPLICATE_KIND: 'ORCA_RELAY_DUPLICATE_KIND',
-} as const;
+/**
+ * Stable codes of {@link RelayError} (docs/errors.md). A code is permanent: never renamed or
+ * reused; a new one is appended.
+ */
+export const RELAY_ERROR_CODES = [
+  'ORCA_RELAY_BAD_OPTIONS',
+  'ORCA_RELAY_BIND_FAILED',
+  'ORCA_RELAY_BAD_VERSION',
+  'ORCA_RELAY_DUPLICATE_KIND',
+  /** `orca-relay` was given arguments it does not take (exit 2). */
+  'ORCA_RELAY_USAGE',
+] as const;
 
 /** One of the stable `ORCA_RELAY_*` codes. */
-export type RelayErrorCode = (typeof RELAY_ERROR_CODES)[keyof typeof RELAY_ERROR_CODES];
+export type RelayErrorCode = (typeof RELAY_ERROR_CODES)[number];
 
 /**
  * The one error class of `@orca/relay`. Messages never contain a token.
@@ -31,10 +36,4 @@ export class RelayError extends Error {
     this.code = code;
     this.context = options.context ?? {};
   }
-}
-
-/** Truncate an echoed outside value to 200 chars for error messages. */
-export function echo(value: unknown): string {
-  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
 }

@@ -3,13 +3,14 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { guestBundle } from '../src/guest/bundle.ts';
 import { guestPaths } from '../src/guest/paths.ts';
+import { RELAY_EXIT_CODES } from '../src/protocol.ts';
 import { paneKey } from './helpers/fixtures.ts';
 import { attachHost } from './helpers/host-link.ts';
 import { httpRequest } from './helpers/http.ts';
-import { waitFor } from './helpers/proc.ts';
 
 const bundle = guestBundle();
 const children: ReturnType<typeof spawn>[] = [];
@@ -93,7 +94,7 @@ describe('guest relay process (real child, temp HOME)', () => {
     expect(await readFile(String(home.endpointPath), 'utf8')).toBe(
       `ORCA_AGENT_HOOK_PORT=${port}\nORCA_AGENT_HOOK_TOKEN=tok\nORCA_AGENT_HOOK_ENV=remote\nORCA_AGENT_HOOK_VERSION=2\n`,
     );
-    await waitFor(() => (link.notifications.length > 0 ? true : undefined));
+    await until('a notification', () => link.notifications.length > 0);
     expect(link.notifications[0]?.params).toMatchObject({
       source: 'claude',
       paneKey: paneKey(1),
@@ -161,7 +162,7 @@ describe('guest relay process (real child, temp HOME)', () => {
     expect(await rejected.exited).toBe(0);
   });
 
-  it('CLI: --version prints one JSON line; other args → usage, exit 2', async () => {
+  it('CLI: --version prints one JSON line; other args → one ORCA_RELAY_USAGE line, exit 2', async () => {
     const v = spawn(process.execPath, [bundle.path, '--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     v.stdout.on('data', (b: Buffer) => {
@@ -170,7 +171,14 @@ describe('guest relay process (real child, temp HOME)', () => {
     expect(await new Promise((r) => v.on('close', r))).toBe(0);
     expect(JSON.parse(out)).toEqual({ name: 'orca-relay', version: bundle.version, protocol: '0.1.0' });
     const bad = spawn(process.execPath, [bundle.path, '--nope'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    expect(await new Promise((r) => bad.on('close', r))).toBe(2);
+    let err = '';
+    bad.stderr.on('data', (b: Buffer) => {
+      err += b.toString();
+    });
+    expect(await new Promise((r) => bad.on('close', r))).toBe(RELAY_EXIT_CODES.badArgs);
+    expect(err).toBe(
+      'orca-relay: ORCA_RELAY_USAGE: unexpected argument "--nope"; usage: orca-relay (the guest relay on stdio, inputs from env) | orca-relay --version\n',
+    );
   });
 
   it('the bundle is self-contained and never imports child_process', async () => {

@@ -1,9 +1,9 @@
+import { until } from '@orca/testkit';
 import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { acceptRelayed } from '../src/listener/trust-boundary.ts';
 import { paneKey } from './helpers/fixtures.ts';
 import { memoryRelay } from './helpers/memory-relay.ts';
-import { waitFor } from './helpers/proc.ts';
 
 const EVENTS = 100_000;
 const PANES = 128;
@@ -61,11 +61,7 @@ describe('load: 100,000 hook events through the relay path with a slowed host re
     clearInterval(slow);
     m.stdout.resume();
     const stats = () => m.relay.stats();
-    await waitFor(
-      () => (ingestedNonReplay + stats().superseded === EVENTS ? true : undefined),
-      60_000,
-      'all events accounted',
-    );
+    await until('all events accounted', () => ingestedNonReplay + stats().superseded === EVENTS, { timeoutMs: 60_000 });
     await pool.close();
     const s = stats();
     console.log(

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@orca/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestBundle } from '../src/guest/bundle.ts';
 import { guestPaths } from '../src/guest/paths.ts';
@@ -13,7 +14,7 @@ import { createRelayManager, type RelayManager } from '../src/manager/relay-mana
 import { enterArgv, netnsSpawner } from '../src/manager/spawners.ts';
 import type { GuestHandle } from '../src/manager/types.ts';
 import { paneKey } from './helpers/fixtures.ts';
-import { alive, curlHook, run, waitFor } from './helpers/proc.ts';
+import { alive, curlHook, run } from './helpers/proc.ts';
 
 const support = await netnsSupport();
 if (!support.ok) console.log(`[skip] netns e2e: ${support.reason}`);
@@ -50,7 +51,12 @@ describe.skipIf(!support.ok)('netns e2e (real unshare/nsenter, real curl)', () =
       hostPort: () => hostPort,
       hostToken: () => token,
       instanceKey,
-      ingest: (e) => guestEvents.push(e),
+      // Why: the manager hands raw params on; the host's trust boundary is played here by acceptRelayed.
+      ingest: (params, connectionId) => {
+        const r = acceptRelayed(params, connectionId, { now: () => Date.now() });
+        if (!('drop' in r)) guestEvents.push(r);
+        return r;
+      },
       onConnect: async (g) => {
         connects.push(g);
       },
@@ -91,7 +97,7 @@ describe.skipIf(!support.ok)('netns e2e (real unshare/nsenter, real curl)', () =
     });
     const r = await run(enterArgv(dev(), curlHook(hostPort, token, 'codex', body(2))));
     expect(r.stdout).toBe('204');
-    const e = await waitFor(() => guestEvents.find((x) => x.paneKey === paneKey(2)));
+    const e = await until('the guest event of pane 2', () => guestEvents.find((x) => x.paneKey === paneKey(2)));
     expect(e).toMatchObject({ source: 'codex', connectionId: 'netns:dev', payload: { n: 2 } });
     expect(hostEvents.some((x) => x.paneKey === paneKey(2))).toBe(false);
   });
@@ -100,7 +106,12 @@ describe.skipIf(!support.ok)('netns e2e (real unshare/nsenter, real curl)', () =
     const r = await run(curlHook(hostPort, token, 'codex', body(3)));
     expect(r.stdout).toBe('204');
     expect(hostEvents.filter((x) => x.paneKey === paneKey(3)).map((x) => x.connectionId)).toEqual(['local']);
-    await new Promise((res) => setTimeout(res, 200));
+    // Why: a sentinel posted inside the namespace afterwards travels the guest's one ordered link;
+    // once it has arrived, anything sent on that link before it has arrived too.
+    const sentinel = await run(enterArgv(dev(), curlHook(hostPort, token, 'codex', body(30))));
+    expect(sentinel.stdout).toBe('204');
+    await until('the guest sentinel of pane 30', () => guestEvents.some((x) => x.paneKey === paneKey(30)));
+    expect(hostEvents.some((x) => x.paneKey === paneKey(30))).toBe(false);
     expect(guestEvents.some((x) => x.paneKey === paneKey(3))).toBe(false);
   });
 
@@ -117,18 +128,20 @@ describe.skipIf(!support.ok)('netns e2e (real unshare/nsenter, real curl)', () =
     ]);
     const pane = spawn(file ?? 'nsenter', args, { stdio: ['pipe', 'ignore', 'ignore'] });
     pane.stdin.write(`${paneKey(4)}\n`);
-    await waitFor(() => guestEvents.find((x) => x.paneKey === paneKey(4)));
+    await until('the guest event of pane 4', () => guestEvents.find((x) => x.paneKey === paneKey(4)));
     process.kill(first.pid, 'SIGKILL');
-    await waitFor(() => (manager.get('netns', 'dev')?.phase === 'failed' ? true : undefined), 5_000, 'failed');
+    await until('failed', () => manager.get('netns', 'dev')?.phase === 'failed', { timeoutMs: 5_000 });
     expect(manager.get('netns', 'dev')).toMatchObject({ failures: 1, phase: 'failed' });
     expect(warnings.some((w) => w.includes('netns:dev: link lost; scheduling restart in 10 s'))).toBe(true);
-    await waitFor(() => (connects.length === 2 ? true : undefined), 20_000, 'restart');
-    await waitFor(() => (manager.get('netns', 'dev')?.phase === 'running' ? true : undefined), 5_000, 'running');
+    await until('restart', () => connects.length === 2, { timeoutMs: 20_000 });
+    await until('running', () => manager.get('netns', 'dev')?.phase === 'running', { timeoutMs: 5_000 });
     expect(connects[1]?.endpointPath).toBe(endpoint);
     expect((await stat(endpoint)).mtimeMs).toBeGreaterThanOrEqual(before);
     expect(connects[1]?.pid).not.toBe(first.pid);
     pane.stdin.write(`${paneKey(5)}\n`);
-    const e = await waitFor(() => guestEvents.find((x) => x.paneKey === paneKey(5) && x.isReplay === undefined));
+    const e = await until('the live (not replayed) guest event of pane 5', () =>
+      guestEvents.find((x) => x.paneKey === paneKey(5) && x.isReplay === undefined),
+    );
     expect(e.connectionId).toBe('netns:dev');
     pane.stdin.end();
     pane.kill();
@@ -154,7 +167,9 @@ describe.skipIf(!support.ok)('netns e2e (real unshare/nsenter, real curl)', () =
       expect(warnings.some((w) => w.includes('netns:busy') && w.includes('occupied'))).toBe(true);
       const r = await run(enterArgv(busy, curlHook(g?.boundPort ?? 0, token, 'gemini', body(6))));
       expect(r.stdout).toBe('204');
-      expect(await waitFor(() => guestEvents.find((x) => x.paneKey === paneKey(6)))).toMatchObject({
+      expect(
+        await until('the guest event of pane 6', () => guestEvents.find((x) => x.paneKey === paneKey(6))),
+      ).toMatchObject({
         connectionId: 'netns:busy',
       });
     } finally {
@@ -165,7 +180,7 @@ describe.skipIf(!support.ok)('netns e2e (real unshare/nsenter, real curl)', () =
   it('disposal leaves no relay', async () => {
     const pids = connects.map((c) => c.pid).filter((p): p is number => p !== undefined);
     manager.disposeAll();
-    await waitFor(() => (pids.every((p) => !alive(p)) ? true : undefined), 5_000, 'relays gone');
+    await until('relays gone', () => pids.every((p) => !alive(p)), { timeoutMs: 5_000 });
     expect(await manager.ensure('netns', 'dev')).toMatchObject({ phase: 'inactive' });
   });
 });

@@ -1,15 +1,23 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeSshd, SSH_TEST_USER, SSH_TEST_USER_HOME, startThrowawaySshd, type ThrowawaySshd } from '@orca/testkit';
+import {
+  probeSshd,
+  SSH_TEST_USER,
+  SSH_TEST_USER_HOME,
+  startThrowawaySshd,
+  type ThrowawaySshd,
+  until,
+} from '@orca/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guestBundle } from '../src/guest/bundle.ts';
 import { createHookListener, type HookListener } from '../src/listener/hook-listener.ts';
+import { acceptRelayed } from '../src/listener/trust-boundary.ts';
 import type { RelayedEvent } from '../src/listener/types.ts';
 import { createRelayManager, type RelayManager } from '../src/manager/relay-manager.ts';
 import { sshSpawner } from '../src/manager/spawners.ts';
 import type { GuestHandle } from '../src/manager/types.ts';
 import { paneKey } from './helpers/fixtures.ts';
-import { curlHook, run, waitFor } from './helpers/proc.ts';
+import { curlHook, run } from './helpers/proc.ts';
 
 const USER = SSH_TEST_USER;
 const USER_HOME = SSH_TEST_USER_HOME;
@@ -39,7 +47,12 @@ describe.skipIf(skipReason !== undefined)('ssh e2e (real sshd on 127.0.0.1, real
       hostPort: () => hostPort,
       hostToken: () => token,
       instanceKey: 'sshe2e',
-      ingest: (e) => events.push(e),
+      // Why: the manager hands raw params on; the host's trust boundary is played here by acceptRelayed.
+      ingest: (params, connectionId) => {
+        const r = acceptRelayed(params, connectionId, { now: () => Date.now() });
+        if (!('drop' in r)) events.push(r);
+        return r;
+      },
       onConnect: async (g) => {
         connects.push(g);
       },
@@ -72,7 +85,7 @@ describe.skipIf(skipReason !== undefined)('ssh e2e (real sshd on 127.0.0.1, real
         .join(' '),
     ]);
     expect(r.stdout).toBe('204');
-    const e = await waitFor(() => events.find((x) => x.paneKey === paneKey(7)));
+    const e = await until('the ssh guest event of pane 7', () => events.find((x) => x.paneKey === paneKey(7)));
     expect(e).toMatchObject({ source: 'claude', connectionId: `ssh:${target}`, payload: { x: 1 } });
     expect(await g.fs.readFile(g.endpointPath)).toEqual({
       ok: true,
@@ -90,11 +103,9 @@ describe.skipIf(skipReason !== undefined)('ssh e2e (real sshd on 127.0.0.1, real
 
   it('closing the channel leaves no remote relay', async () => {
     manager.disposeAll();
-    await waitFor(
-      async () => ((await run(['pgrep', '-u', USER, '-f', 'relay.cjs'])).code === 1 ? true : undefined),
-      10_000,
-      'remote relay exit',
-    );
+    await until('remote relay exit', async () => (await run(['pgrep', '-u', USER, '-f', 'relay.cjs'])).code === 1, {
+      timeoutMs: 10_000,
+    });
     expect((await run(['pgrep', '-u', USER, '-f', 'relay.cjs'])).stdout).toBe('');
   });
 });

@@ -1,5 +1,3 @@
-import { MAX_ECHO_CHARS } from './limits.ts';
-
 /** Stable string codes of every error `@orca/wire` throws. */
 export const WIRE_ERROR_CODES = [
   'ORCA_WIRE_NOT_NEGOTIATED',
@@ -8,18 +6,26 @@ export const WIRE_ERROR_CODES = [
   'ORCA_WIRE_FRAME_TOO_LARGE',
   'ORCA_WIRE_BAD_ARGUMENT',
   'ORCA_WIRE_REMOTE_ERROR',
-  'CONNECTION_LOST',
-  'DISPOSED',
-  'TIMEOUT',
-  'CANCELLED',
+  'ORCA_WIRE_CONNECTION_LOST',
+  'ORCA_WIRE_DISPOSED',
+  'ORCA_WIRE_TIMEOUT',
+  'ORCA_WIRE_CANCELLED',
+  'ORCA_WIRE_RPC_ERROR',
 ] as const;
 
 /** One of {@link WIRE_ERROR_CODES}. */
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 
 /**
- * The one error base class of `@orca/wire`. Encoders throw it only for caller bugs; decoders never
- * throw on wire input (they return typed results instead).
+ * The one error base class of `@orca/wire` (`RpcError`, `InvalidArgumentError`, `LinkError` and
+ * `RemoteError` extend it). Encoders throw it only for caller bugs; decoders never throw on wire
+ * input (they return typed results instead). `code` is a JS error code, never a protocol code: what
+ * crosses a wire (an RPC envelope's `error.code`, a JSON-RPC number) is carried by the subclasses.
+ *
+ * @example
+ * throw new WireError('ORCA_WIRE_FRAME_TOO_LARGE', `text payload is ${n} bytes, the limit is ${max}`, {
+ *   context: { length: n },
+ * });
  */
 export class WireError extends Error {
   /** Stable machine-readable code. */
@@ -37,15 +43,4 @@ export class WireError extends Error {
     this.code = code;
     this.context = Object.freeze({ ...(options.context ?? {}) });
   }
-}
-
-/** Cuts an untrusted echo to {@link MAX_ECHO_CHARS} characters for an error message. */
-export function echo(value: unknown): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? value : String(JSON.stringify(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text;
 }

@@ -88,6 +88,3 @@ export const RPC_LIMITS = {
   /** Keepalive interval on long-polls. */
   keepaliveIntervalMs: 10_000,
 } as const;
-
-/** Echoes of untrusted input inside error messages are cut to this many characters. */
-export const MAX_ECHO_CHARS = 200;

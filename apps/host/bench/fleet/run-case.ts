@@ -84,6 +84,8 @@ let driverOut = '';
 driver.stdout.on('data', (d) => {
   driverOut += d;
 });
+// Why: the driver may finish before the measuring window closes; a listener attached later would never fire.
+const driverExited = new Promise((resolve) => driver.on('exit', resolve));
 driver.stdin.end(JSON.stringify(plan));
 
 await new Promise((r) => setTimeout(r, Math.max(0, t0 - now())));
@@ -99,7 +101,7 @@ const cpu = process.cpuUsage(cpuStart);
 const wallSec = (now() - wallStart) / 1000;
 eld.disable();
 const rssAfter = process.memoryUsage().rss;
-await new Promise((resolve) => driver.on('exit', resolve));
+await driverExited;
 await new Promise((r) => setTimeout(r, DRAIN_MS));
 
 const { scheduled, results } = JSON.parse(driverOut) as {

@@ -113,14 +113,16 @@ interface GuestEntry {
 /**
  * Wires `@orca/relay/manager` for the host: one netns holder per netns guest (killed on removal
  * and shutdown), the ssh spawner, managed hooks installed through the fs bridge at connect, and
- * relayed events into the host's ingest (already through the trust boundary, tagged).
+ * each relayed event's raw params with the guest's connectionId into the host's ingest (the one
+ * trust boundary).
  */
 export function createGuestRegistry(opts: {
   dataDir: string;
   endpointPath: string;
   hostPort: () => number;
   hostToken: () => string;
-  ingest: (event: RelayedEvent) => void;
+  /** A relayed event's raw params and the guest's connectionId, for the trust boundary (`HookIngest.ingest`). */
+  ingest: (params: unknown, connectionId: string) => RelayedEvent | null;
   /** A spooled line read from a guest, through the trust boundary with the guest's connectionId. */
   ingestSpooled: (line: unknown, connectionId: string) => boolean;
   store: Store;

@@ -145,9 +145,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     endpointPath: paths.endpointEnv,
     hostPort: () => endpoint.port,
     hostToken: () => endpoint.token,
-    ingest: (event) => {
-      if (!stopping) hookIngest.ingest(event, event.connectionId);
-    },
+    ingest: (params, connectionId) => (stopping ? null : hookIngest.ingest(params, connectionId)),
     ingestSpooled: (line, connectionId) => !stopping && hookIngest.ingestSpooled(line, connectionId),
     store,
     log,

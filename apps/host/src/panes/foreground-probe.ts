@@ -46,6 +46,11 @@ export function cmdlineToText(cmdline: string): string | null {
  * await readForegroundCommand(pty.pid) // 'node /usr/bin/claude'
  */
 export async function readForegroundCommand(pid: number, procRoot = '/proc'): Promise<string | null> {
+  return readForegroundCommandSync(pid, procRoot);
+}
+
+/** {@link readForegroundCommand}, synchronously. */
+export function readForegroundCommandSync(pid: number, procRoot = '/proc'): string | null {
   try {
     // Why: /proc reads are in-kernel and take microseconds; async reads queued on libuv's small
     // thread pool under hundreds of panes and turned into seconds of verdict latency.

@@ -9,7 +9,7 @@ import {
   QUIET_PANE_REEVALUATE_MS,
 } from '../constants.ts';
 import type { PaneRecord } from '../store/store.ts';
-import { readForegroundCommand, readForegroundGroup } from './foreground-probe.ts';
+import { readForegroundCommand, readForegroundCommandSync, readForegroundGroup } from './foreground-probe.ts';
 import { type PaneExit, type PaneProcess, spawnPaneProcess } from './pane-process.ts';
 import { createPaneStatus, type PaneStatus } from './pane-status.ts';
 import { createPaneScreen, type PaneScreen } from './screen.ts';
@@ -41,6 +41,8 @@ export interface LivePane {
   resize(cols: number, rows: number): void;
   /** Resolves with the exit once the process ended. */
   exited(): Promise<PaneExit>;
+  /** How many verdict evaluations ran, and how many foreground probes (diagnostics, tests). */
+  readonly counters: { readonly evaluations: number; readonly foregroundProbes: number };
 }
 
 /** Options of {@link startLivePane}. */
@@ -59,6 +61,8 @@ export interface LivePaneOptions {
   readonly onExit: (pane: LivePane, exit: PaneExit) => void;
   readonly onTitle: (pane: LivePane, title: string) => void;
   readonly onEvaluationError: (error: unknown) => void;
+  /** How often the foreground process is probed; default {@link FOREGROUND_RECHECK_INTERVAL_MS}. */
+  readonly foregroundRecheckMs?: number;
 }
 
 /** Key comparing verdicts with the tri-state of `agentWait` kept (absent ≠ null). */
@@ -108,6 +112,10 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
       schedule();
       return;
     }
+    // Why: the probe asks for an evaluation only when the foreground changed since the last one, so
+    // panes started together (a host restart relaunching a fleet) do not all re-evaluate at once.
+    if (process.platform === 'linux') lastForeground = foregroundKey();
+    counters.evaluations += 1;
     const generation = ++started;
     inFlight += 1;
     try {
@@ -130,6 +138,9 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     notifyChange();
   };
   let timerUrgent = false;
+  const counters = { evaluations: 0, foregroundProbes: 0 };
+  let lastForeground: string | undefined;
+  const foregroundKey = (): string => `${readForegroundGroup(proc.pid)} ${readForegroundCommandSync(proc.pid)}`;
   /** Output and titles are debounced; hook events (`urgent`) are evaluated at once. */
   const schedule = (urgent = false): void => {
     if (timer !== null) {
@@ -180,6 +191,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
       screen.resize(c, r);
     },
     exited: () => exitPromise,
+    counters,
   };
 
   screen.onTitle((change) => {
@@ -195,23 +207,23 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   });
   // Why: a foreground-process change (exec, a job started) is evidence no event announces. The
   // probe is two /proc reads; a full evaluation runs only when they changed (or once a minute).
-  let lastForeground: string | undefined;
   let quietSince = opts.now();
-  const probeForeground = async (): Promise<void> => {
+  const probeForeground = (): void => {
+    counters.foregroundProbes += 1;
     if (process.platform !== 'linux' || opts.now() - quietSince >= QUIET_PANE_REEVALUATE_MS) {
       quietSince = opts.now();
       schedule();
       return;
     }
-    const key = `${readForegroundGroup(proc.pid)} ${await readForegroundCommand(proc.pid)}`;
-    if (key !== lastForeground) {
-      lastForeground = key;
-      schedule();
-    }
+    if (foregroundKey() !== lastForeground) schedule();
   };
   const foregroundPoll = setInterval(() => {
-    probeForeground().catch(() => schedule());
-  }, FOREGROUND_RECHECK_INTERVAL_MS);
+    try {
+      probeForeground();
+    } catch {
+      schedule();
+    }
+  }, opts.foregroundRecheckMs ?? FOREGROUND_RECHECK_INTERVAL_MS);
   foregroundPoll.unref();
   proc.onExit((exit) => {
     clearInterval(foregroundPoll);

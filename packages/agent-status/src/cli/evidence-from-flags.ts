@@ -29,6 +29,7 @@ export function parseMs(flag: string, value: string): number {
     throw new AgentStatusError(
       'ORCA_STATUS_USAGE',
       `${flag}: expected milliseconds, got ${JSON.stringify(value).slice(0, 200)}`,
+      { context: { flag } },
     );
   }
   return n;

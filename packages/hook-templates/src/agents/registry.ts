@@ -270,7 +270,7 @@ export function getAgent(agent: string): AgentDescriptor {
     throw new HookTemplatesError(
       'ORCA_HOOKS_UNKNOWN_AGENT',
       `unknown agent ${JSON.stringify(agent.slice(0, 200))}; expected one of ${AGENT_IDS.join(', ')}`,
-      { agent: agent.slice(0, 200) },
+      { context: { agent: agent.slice(0, 200) } },
     );
   }
   return AGENTS[agent];

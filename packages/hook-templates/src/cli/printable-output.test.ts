@@ -6,7 +6,7 @@ import { printableBlock, printableField, terminalSafeJson } from '../internal/pr
 import { nodeVerifyIo } from '../verify/node-io.ts';
 import { formatVerifyReport } from '../verify/verify.ts';
 import type { VersionProbe } from '../versions/agent-version.ts';
-import { formatInstallReports } from './install-command.ts';
+import { formatInstallReports } from './format-install.ts';
 import { runCli } from './program.ts';
 
 // Any code point, with the ones a terminal acts on drawn often.
@@ -37,14 +37,14 @@ describe('orca-hooks output escapes control characters from outside', () => {
             agent: a,
             state: 'installed' as never,
             files: [
-              { path: b, action: c, mode: 0 },
+              { path: b, action: c as never, mode: 0 },
               { path: d, action: 'refused', mode: 0 },
             ],
             version: { version: c, from: d },
             warnings: [a],
-            error: { code: b, message: c },
+            error: { code: b as never, message: c },
           },
-          { agent: a, state: 'error' as never, files: [], warnings: [], error: { code: d, message: a } },
+          { agent: a, state: 'error' as never, files: [], warnings: [], error: { code: d as never, message: a } },
         ]);
         expect(install.split('\n')).toHaveLength(6);
         noControlButLineEnds(install);

@@ -2,9 +2,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { AGENT_LIST, getAgent } from '../agents/registry.ts';
 import { AGENT_IDS } from '../agents/sources.ts';
 import { emitScript } from '../emit/script.ts';
-import { HookTemplatesError } from '../errors.ts';
+import { HookTemplatesError, type HookTemplatesErrorCode } from '../errors.ts';
+import { type AgentVersionUsed, applyInstall } from '../install/apply.ts';
 import type { InstallIo } from '../install/node-io.ts';
-import { configPath } from '../install/paths.ts';
+import { agentEnvOverrides, configPath } from '../install/paths.ts';
 import { PACKAGE_VERSION } from '../internal/package-version.ts';
 import { printableField as p, printableBlock, terminalSafeJson } from '../internal/printable.ts';
 import { launcherCommand } from '../launchers/for-agent.ts';
@@ -14,7 +15,7 @@ import type { Target } from '../plan/types.ts';
 import type { VerifyIo } from '../verify/io.ts';
 import { formatVerifyReport, VERIFY_SHELLS, verifyHome } from '../verify/verify.ts';
 import { detectAgentVersion, type VersionProbe } from '../versions/agent-version.ts';
-import { type AgentVersionUsed, formatInstallReports, runInstall } from './install-command.ts';
+import { formatInstallReports } from './format-install.ts';
 
 /** Version printed by `--version`: this package's own. */
 export const CLI_VERSION = PACKAGE_VERSION;
@@ -52,7 +53,16 @@ async function versionsFor(
   return out;
 }
 
-class UsageError extends Error {}
+/** Codes a caller's bad arguments give: exit code 2. */
+const USAGE_CODES: ReadonlySet<HookTemplatesErrorCode> = new Set([
+  'ORCA_HOOKS_USAGE',
+  'ORCA_HOOKS_UNKNOWN_AGENT',
+  'ORCA_HOOKS_UNSUPPORTED_TARGET',
+]);
+
+function usageError(message: string): HookTemplatesError {
+  return new HookTemplatesError('ORCA_HOOKS_USAGE', message);
+}
 
 const PLATFORM_TARGET: Record<string, Target> = {
   posix: { os: 'posix', dialect: 'sh' },
@@ -78,7 +88,7 @@ function stdoutKind(agent: string): '{}' | 'per-event' | 'none' {
 
 function platformOf(value: string, allowed: readonly string[]): string {
   if (!allowed.includes(value))
-    throw new UsageError(`unknown platform ${JSON.stringify(value.slice(0, 200))}; expected ${allowed.join('|')}`);
+    throw usageError(`unknown platform ${JSON.stringify(value.slice(0, 200))}; expected ${allowed.join('|')}`);
   return value;
 }
 
@@ -123,7 +133,7 @@ function buildProgram(io: CliIo): Command {
     .action((agent: string, o: { platform: string }) => {
       getAgent(agent);
       const target = PLATFORM_TARGET[platformOf(o.platform, Object.keys(PLATFORM_TARGET))];
-      if (target === undefined) throw new UsageError('unknown platform');
+      if (target === undefined) throw usageError('unknown platform');
       io.stdout(emitScript(planFor(agent, target)));
     });
 
@@ -176,31 +186,19 @@ function buildProgram(io: CliIo): Command {
       }) => {
         const platform = platformOf(o.platform ?? 'posix', ['posix', 'windows']) as 'posix' | 'windows';
         const home = o.home ?? io.homedir;
-        const env =
-          o.home === undefined
-            ? {
-                ...(io.env.CLAUDE_CONFIG_DIR ? { CLAUDE_CONFIG_DIR: io.env.CLAUDE_CONFIG_DIR } : {}),
-                ...(io.env.CODEX_HOME ? { CODEX_HOME: io.env.CODEX_HOME } : {}),
-                ...(io.env.GROK_HOME ? { GROK_HOME: io.env.GROK_HOME } : {}),
-                ...(io.env.COPILOT_HOME ? { COPILOT_HOME: io.env.COPILOT_HOME } : {}),
-                ...(io.env.APPDATA ? { APPDATA: io.env.APPDATA } : {}),
-              }
-            : {};
+        const env = o.home === undefined ? agentEnvOverrides(io.env) : {};
         const agents = agentList(o.agents);
         const versions = name === 'install' ? await versionsFor(agents, io.versionProbe, o.claudeVersion) : {};
-        const reports = await runInstall(
-          {
-            home,
-            agents,
-            platform,
-            env,
-            versions,
-            gitBash: o.gitBash === true,
-            dryRun: o.dryRun === true,
-            uninstall: name === 'uninstall',
-          },
-          io.install,
-        );
+        const reports = await applyInstall(io.install, {
+          home,
+          agents,
+          os: platform,
+          env,
+          versions,
+          gitBash: o.gitBash === true,
+          dryRun: o.dryRun === true,
+          uninstall: name === 'uninstall',
+        });
         if (o.json) json({ home, dryRun: o.dryRun === true, agents: reports });
         else io.stdout(formatInstallReports(reports));
         if (reports.some((r) => r.error)) process.exitCode = 1;
@@ -223,7 +221,7 @@ function buildProgram(io: CliIo): Command {
         .map((s) => s.trim())
         .filter(Boolean);
       for (const s of shells ?? [])
-        if (!(s in VERIFY_SHELLS)) throw new UsageError(`unknown shell ${JSON.stringify(s.slice(0, 200))}`);
+        if (!(s in VERIFY_SHELLS)) throw usageError(`unknown shell ${JSON.stringify(s.slice(0, 200))}`);
       const report = await verifyHome(
         { home: o.home ?? io.homedir, agents: agentList(o.agents), ...(shells ? { shells } : {}) },
         io.verify,
@@ -257,13 +255,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ? 0
         : 2;
     }
-    if (error instanceof UsageError) {
-      io.stderr(`orca-hooks: ${p(error.message)}\n`);
-      return 2;
-    }
     if (error instanceof HookTemplatesError) {
       io.stderr(`orca-hooks: ${p(error.code)}: ${p(error.message)}\n`);
-      return error.code === 'ORCA_HOOKS_UNKNOWN_AGENT' || error.code === 'ORCA_HOOKS_UNSUPPORTED_TARGET' ? 2 : 1;
+      return USAGE_CODES.has(error.code) ? 2 : 1;
     }
     io.stderr(`orca-hooks: ${p(error instanceof Error ? error.message : String(error))}\n`);
     return 1;

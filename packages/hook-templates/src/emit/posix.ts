@@ -31,7 +31,7 @@ function checkEnvName(name: string): string {
     throw new HookTemplatesError(
       'ORCA_HOOKS_PLAN_INVALID',
       `invalid environment variable name ${JSON.stringify(name.slice(0, 200))}`,
-      { name: name.slice(0, 200) },
+      { context: { name: name.slice(0, 200) } },
     );
   }
   return name;

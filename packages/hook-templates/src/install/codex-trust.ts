@@ -29,7 +29,7 @@ export function applyCodexTrust(
   try {
     doc = toml.trim() === '' ? {} : (parse(toml) as Record<string, unknown>);
   } catch (cause) {
-    throw new HookTemplatesError('ORCA_HOOKS_CONFIG_UNPARSEABLE', 'codex config.toml is not valid TOML', {}, { cause });
+    throw new HookTemplatesError('ORCA_HOOKS_CONFIG_UNPARSEABLE', 'codex config.toml is not valid TOML', { cause });
   }
   const hooks = doc.hooks ?? {};
   if (!isJsonObject(hooks))

@@ -10,17 +10,24 @@ export function parseConfig(text: string | null, path: string, jsonc: boolean): 
     const errors: ParseError[] = [];
     value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (errors.length > 0) {
-      throw new HookTemplatesError('ORCA_HOOKS_CONFIG_UNPARSEABLE', `${path} is not valid JSONC`, { path });
+      throw new HookTemplatesError('ORCA_HOOKS_CONFIG_UNPARSEABLE', `${path} is not valid JSONC`, {
+        context: { path },
+      });
     }
   } else {
     try {
       value = JSON.parse(text);
     } catch (cause) {
-      throw new HookTemplatesError('ORCA_HOOKS_CONFIG_UNPARSEABLE', `${path} is not valid JSON`, { path }, { cause });
+      throw new HookTemplatesError('ORCA_HOOKS_CONFIG_UNPARSEABLE', `${path} is not valid JSON`, {
+        cause,
+        context: { path },
+      });
     }
   }
   if (!isJsonObject(value)) {
-    throw new HookTemplatesError('ORCA_HOOKS_CONFIG_SHAPE', `${path}: expected a JSON object at the root`, { path });
+    throw new HookTemplatesError('ORCA_HOOKS_CONFIG_SHAPE', `${path}: expected a JSON object at the root`, {
+      context: { path },
+    });
   }
   return value;
 }
@@ -31,8 +38,10 @@ export function objectMember(root: JsonObject, key: string, path: string): JsonO
   if (v === undefined) return {};
   if (!isJsonObject(v)) {
     throw new HookTemplatesError('ORCA_HOOKS_CONFIG_SHAPE', `${path}: expected "${key}" to be an object`, {
-      path,
-      key,
+      context: {
+        path,
+        key,
+      },
     });
   }
   return v;

@@ -2,15 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-/** File operations install/uninstall need: the CLI and the host use {@link nodeInstallIo}, guests a bridge. */
-export interface InstallIo {
-  readText(path: string): Promise<string | null>;
-  /** temp → chmod → rename; symlinks are written through to their target. */
-  writeAtomic(path: string, content: string, mode: number): Promise<void>;
-  remove(path: string): Promise<void>;
-}
+import type { InstallIo } from './install-io.ts';
 
-/** The real file system. */
+export type { InstallIo } from './install-io.ts';
+
+/** The real file system (`@orca/hook-templates/node-io`; `./install` itself does no I/O). */
 export const nodeInstallIo: InstallIo = {
   async readText(path) {
     try {

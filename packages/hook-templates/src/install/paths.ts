@@ -11,6 +11,25 @@ export interface AgentEnvOverrides {
   APPDATA?: string;
 }
 
+/** The variables {@link AgentEnvOverrides} names, in one place. */
+export const AGENT_ENV_OVERRIDE_KEYS = [
+  'CLAUDE_CONFIG_DIR',
+  'CODEX_HOME',
+  'GROK_HOME',
+  'COPILOT_HOME',
+  'APPDATA',
+] as const;
+
+/** The agent home overrides set (non-empty) in `env`, e.g. `process.env`. */
+export function agentEnvOverrides(env: Readonly<Record<string, string | undefined>>): AgentEnvOverrides {
+  const out: AgentEnvOverrides = {};
+  for (const key of AGENT_ENV_OVERRIDE_KEYS) {
+    const value = env[key];
+    if (value) out[key] = value;
+  }
+  return out;
+}
+
 /** Pure path joining for the target OS (no I/O). */
 export function joinFor(os: 'posix' | 'windows', ...parts: string[]): string {
   return os === 'posix' ? posix.join(...parts) : win32.join(...parts);

@@ -35,7 +35,9 @@ export type LauncherForm = (typeof LAUNCHER_FORMS)[number];
 export function assertSafePath(path: string): void {
   if (path === '' || /[\0\r\n]/.test(path)) {
     throw new HookTemplatesError('ORCA_HOOKS_UNSAFE_PATH', 'script path is empty or contains NUL, CR or LF', {
-      path: JSON.stringify(path.slice(0, 200)),
+      context: {
+        path: JSON.stringify(path.slice(0, 200)),
+      },
     });
   }
 }

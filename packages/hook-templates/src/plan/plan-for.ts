@@ -36,7 +36,9 @@ export function planFor(agent: string, target: Target): Plan {
   const d = getAgent(agent);
   if (!isSupported(target)) {
     throw new HookTemplatesError('ORCA_HOOKS_UNSUPPORTED_TARGET', `unsupported target ${target.os}/${target.dialect}`, {
-      target,
+      context: {
+        target,
+      },
     });
   }
   const sh = target.dialect === 'sh';

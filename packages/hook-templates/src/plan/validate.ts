@@ -110,7 +110,7 @@ export function assertValidPlan(plan: Plan): void {
     throw new HookTemplatesError(
       'ORCA_HOOKS_PLAN_INVALID',
       `plan for ${plan.agent} (${plan.target.os}/${plan.target.dialect}) breaks the stdin contract: ${violations.map((x) => x.code).join(', ')}`,
-      { violations },
+      { context: { violations } },
     );
   }
 }

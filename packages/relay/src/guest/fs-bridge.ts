@@ -1,6 +1,7 @@
 import { chmod, lstat, mkdir, readdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { FS_BRIDGE_MAX_FRAME_BYTES } from '../constants.ts';
+import { GUESTFS_METHODS } from '../protocol.ts';
 
 /** A failed fs-bridge call, as data (never an RPC error). */
 export interface FsFailure {
@@ -67,7 +68,7 @@ export interface FsBridgeOptions {
  *
  * @example
  * const fs = createFsBridge({ home: '/home/u', homeInfo: () => ({}) });
- * await fs['guestfs.readFile']({ path: '/home/u/.claude/settings.json' });
+ * await fs[GUESTFS_METHODS.readFile]({ path: '/home/u/.claude/settings.json' });
  */
 export function createFsBridge(options: FsBridgeOptions): Record<string, (params: unknown) => Promise<FsResult>> {
   const home = posix.resolve(options.home);
@@ -116,8 +117,8 @@ export function createFsBridge(options: FsBridgeOptions): Record<string, (params
     };
 
   return {
-    'guestfs.home': async () => ({ ok: true, home, ...options.homeInfo() }),
-    'guestfs.readFile': withPath(true, async (path) => {
+    [GUESTFS_METHODS.home]: async () => ({ ok: true, home, ...options.homeInfo() }),
+    [GUESTFS_METHODS.readFile]: withPath(true, async (path) => {
       const st = await stat(path);
       if (st.size + RESPONSE_OVERHEAD_BYTES > FS_BRIDGE_MAX_FRAME_BYTES)
         return fail('EFBIG', `file of ${st.size} bytes passes the frame cap`);
@@ -127,7 +128,7 @@ export function createFsBridge(options: FsBridgeOptions): Record<string, (params
       }
       return { ok: true, content };
     }),
-    'guestfs.writeFile': withPath(true, async (path, p) => {
+    [GUESTFS_METHODS.writeFile]: withPath(true, async (path, p) => {
       if (typeof p.content !== 'string') return fail('EINVAL', 'expected string content');
       const mode = p.mode;
       const useMode = typeof mode === 'number' && Number.isInteger(mode) && mode >= 0 && mode <= 0o7777;
@@ -135,11 +136,11 @@ export function createFsBridge(options: FsBridgeOptions): Record<string, (params
       if (useMode) await chmod(path, mode);
       return { ok: true };
     }),
-    'guestfs.stat': withPath(true, async (path) => {
+    [GUESTFS_METHODS.stat]: withPath(true, async (path) => {
       const st = await lstat(path);
       return { ok: true, mode: st.mode, size: st.size, type: typeOf(st) };
     }),
-    'guestfs.rename': async (raw) => {
+    [GUESTFS_METHODS.rename]: async (raw) => {
       const p = params(raw);
       if (p === undefined) return fail('EINVAL', 'expected an object of params');
       const src = await scoped(p.src, false);
@@ -153,21 +154,21 @@ export function createFsBridge(options: FsBridgeOptions): Record<string, (params
         return fromError(err);
       }
     },
-    'guestfs.unlink': withPath(false, async (path) => {
+    [GUESTFS_METHODS.unlink]: withPath(false, async (path) => {
       await unlink(path);
       return { ok: true };
     }),
-    'guestfs.mkdir': withPath(false, async (path) => {
+    [GUESTFS_METHODS.mkdir]: withPath(false, async (path) => {
       await mkdir(path);
       return { ok: true };
     }),
-    'guestfs.chmod': withPath(true, async (path, p) => {
+    [GUESTFS_METHODS.chmod]: withPath(true, async (path, p) => {
       const mode = Number(p.mode);
       if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) return fail('EINVAL', 'mode out of range');
       await chmod(path, mode);
       return { ok: true };
     }),
-    'guestfs.readdir': async (raw) => {
+    [GUESTFS_METHODS.readdir]: async (raw) => {
       const p = params(raw);
       if (p === undefined) return fail('EINVAL', 'expected an object of params');
       const rawPath = p.path;

@@ -8,11 +8,19 @@
  * process.exitCode = await relay.exited;
  */
 export { RELAY_ERROR_CODES, RelayError } from '../errors.ts';
+export {
+  GUESTFS_METHODS,
+  type GuestFsMethod,
+  RELAY_EXIT_CODES,
+  RELAY_METHODS,
+  type RelayExitCode,
+  type RelayMethod,
+} from '../protocol.ts';
 export { GUEST_BUNDLE_FILE, guestBundle } from './bundle.ts';
 export { SupersedingQueue } from './event-queue.ts';
 export { createFsBridge, type FsBridgeOptions, type FsFailure, type FsResult } from './fs-bridge.ts';
 export { type GuestPaths, guestPaths, sanitizeInstanceKey } from './paths.ts';
-export { mainRelayProcess, RELAY_EXIT_CODES } from './process-main.ts';
+export { mainRelayProcess } from './process-main.ts';
 export { ReplayCache } from './replay-cache.ts';
 export { type GuestRelay, type GuestRelayOptions, type GuestRelayStats, runGuestRelay } from './run-guest-relay.ts';
 export { assertRelayVersion, buildInstallScript, buildLaunchScript, launchLine } from './scripts.ts';

@@ -1,17 +1,21 @@
 import { RELAY_PROTOCOL_VERSION } from '@orca/wire/relay-frames';
+import { RelayError } from '../errors.ts';
 import { printableBlock, printableField } from '../internal/printable.ts';
+import { RELAY_EXIT_CODES } from '../protocol.ts';
 import { runGuestRelay } from './run-guest-relay.ts';
 import { currentRelayVersion } from './version.ts';
 
-/** Exit codes of `orca-relay` (42/43 come from `launch.sh`, 44 from the netns holder). */
-export const RELAY_EXIT_CODES = {
-  clean: 0,
-  failure: 1,
-  badArgs: 2,
-  staleInstall: 42,
-  noNode: 43,
-  netnsLoDown: 44,
-} as const;
+/**
+ * The usage error of `orca-relay` (`ORCA_RELAY_USAGE`, exit {@link RELAY_EXIT_CODES.badArgs}): it
+ * takes no argument but `--version`; its inputs come from the environment.
+ */
+export function relayUsageError(args: readonly string[]): RelayError {
+  return new RelayError(
+    'ORCA_RELAY_USAGE',
+    `unexpected argument ${printableField(JSON.stringify((args[0] ?? '').slice(0, 200)))}; usage: orca-relay (the guest relay on stdio, inputs from env) | orca-relay --version`,
+    { context: { argc: args.length } },
+  );
+}
 
 /**
  * The `orca-relay` process entry: parses argv, redirects `console.*` to stderr, runs the relay
@@ -29,9 +33,8 @@ export function mainRelayProcess(args: readonly string[]): void {
     return;
   }
   if (args.length > 0) {
-    process.stderr.write(
-      'usage: orca-relay            (run the guest relay on stdio; env-only inputs)\n       orca-relay --version\n',
-    );
+    const usage = relayUsageError(args);
+    process.stderr.write(`orca-relay: ${usage.code}: ${usage.message}\n`);
     process.exitCode = RELAY_EXIT_CODES.badArgs;
     return;
   }

@@ -1,10 +1,10 @@
 import { createServer } from 'node:net';
+import { until } from '@orca/testkit';
 import { RemoteError } from '@orca/wire/relay-frames';
 import { describe, expect, it } from 'vitest';
 import { nested, paneKey } from '../../test/helpers/fixtures.ts';
 import { httpRequest } from '../../test/helpers/http.ts';
 import { memoryRelay } from '../../test/helpers/memory-relay.ts';
-import { waitFor } from '../../test/helpers/proc.ts';
 
 const post = (port: number, token: string, i: number, payload: Record<string, unknown> = {}) =>
   httpRequest(port, {
@@ -24,7 +24,7 @@ describe('runGuestRelay over in-memory pipes', () => {
     expect(m.port).not.toBe(taken);
     expect(await m.link.channel.request('guestfs.home')).toMatchObject({ portFallback: true, boundPort: m.port });
     expect((await post(m.port, m.token, 1)).status).toBe(204);
-    await waitFor(() => (m.link.notifications.length === 1 ? true : undefined));
+    await until('one notification', () => m.link.notifications.length === 1);
     m.stdin.end();
     expect(await m.relay.exited).toBe(0);
   });
@@ -40,7 +40,7 @@ describe('runGuestRelay over in-memory pipes', () => {
   it('replays every cached pane oldest first, flagged, all before its response', async () => {
     const m = await memoryRelay();
     for (const i of [1, 2, 3, 1]) await post(m.port, m.token, i, { i });
-    await waitFor(() => (m.link.notifications.length === 4 ? true : undefined));
+    await until('four notifications', () => m.link.notifications.length === 4);
     const before = m.link.notifications.length;
     const res = await m.link.channel.request('agent_hook.requestReplay');
     expect(res).toEqual({ replayed: 3 });
@@ -61,7 +61,7 @@ describe('runGuestRelay over in-memory pipes', () => {
     // The listener caps depth at 64, so inject the deep event through a string payload at the limit,
     // and check the host → guest direction with a deep request param (guestfs ignores unknown params).
     expect((await post(m.port, m.token, 9, nested(64))).status).toBe(204);
-    await waitFor(() => (m.link.notifications.length === 1 ? true : undefined));
+    await until('one notification', () => m.link.notifications.length === 1);
     const deep = nested(500);
     expect(await m.link.channel.request('guestfs.stat', { path: '/nonexistent-outside', deep })).toMatchObject({
       ok: false,
@@ -80,7 +80,7 @@ describe('runGuestRelay over in-memory pipes', () => {
     expect(s.accepted).toBe(10);
     expect(s.published).toBe(1); // the first write reported backpressure; the rest wait
     m.stdout.resume();
-    await waitFor(() => (m.link.notifications.length === 10 ? true : undefined));
+    await until('ten notifications', () => m.link.notifications.length === 10);
     expect(m.link.notifications.map((n) => (n.params as { paneKey: string }).paneKey)).toEqual(
       Array.from({ length: 10 }, (_, i) => paneKey(100 + i)),
     );

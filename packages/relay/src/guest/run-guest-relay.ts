@@ -6,6 +6,7 @@ import { printableField } from '../internal/printable.ts';
 import { writeEndpointFile } from '../listener/endpoint-file.ts';
 import { createHookListener } from '../listener/hook-listener.ts';
 import { type HookEvent, type RelayClock, systemClock, type WireHookEvent } from '../listener/types.ts';
+import { RELAY_METHODS } from '../protocol.ts';
 import { SupersedingQueue } from './event-queue.ts';
 import { createFsBridge } from './fs-bridge.ts';
 import { guestPaths, sanitizeInstanceKey } from './paths.ts';
@@ -96,7 +97,7 @@ export function runGuestRelay(options: GuestRelayOptions): GuestRelay {
   });
   const cache = new ReplayCache();
   const publish = (event: WireHookEvent): void => {
-    channel.notify('agent.hook', event);
+    channel.notify(RELAY_METHODS.agentHook, event);
     counters.published += 1;
     if (debug) logLine(`relayed ${event.source} ${event.paneKey}`);
   };
@@ -139,10 +140,10 @@ export function runGuestRelay(options: GuestRelayOptions): GuestRelay {
     }),
   });
   for (const [method, handler] of Object.entries(fsHandlers)) channel.onRequest(method, (params) => handler(params));
-  channel.onRequest('agent_hook.requestReplay', () => {
+  channel.onRequest(RELAY_METHODS.requestReplay, () => {
     const events = cache.events();
     for (const e of events) {
-      channel.notify('agent.hook', { ...e, connectionId: null, sentAt: clock.now(), isReplay: true });
+      channel.notify(RELAY_METHODS.agentHook, { ...e, connectionId: null, sentAt: clock.now(), isReplay: true });
       counters.replayed += 1;
     }
     return { replayed: events.length };

@@ -1,4 +1,5 @@
 import { RelayError } from '../errors.ts';
+import { RELAY_EXIT_CODES } from '../protocol.ts';
 
 const VERSION_RE = /^[A-Za-z0-9+.-]+$/;
 const HEREDOC_DELIMITER = 'ORCA_RELAY_EOF_';
@@ -21,8 +22,9 @@ function base64Lines(data: string | Uint8Array): string {
 }
 
 /**
- * `launch.sh` (POSIX sh): exit 42 on a stale/missing install, probe node candidates for major
- * ≥ 18 (first passing wins), exit 43 when none passes, else exec the relay.
+ * `launch.sh` (POSIX sh): exit `RELAY_EXIT_CODES.staleInstall` on a stale/missing install, probe
+ * node candidates for major ≥ 18 (first passing wins), exit `RELAY_EXIT_CODES.noNode` when none
+ * passes, else exec the relay.
  */
 export function buildLaunchScript(): string {
   return `#!/bin/sh
@@ -32,7 +34,7 @@ v=
 if [ -r "$d/.version" ]; then IFS= read -r v < "$d/.version" || :; fi
 if [ -z "\${ORCA_RELAY_VERSION:-}" ] || [ "$ORCA_RELAY_VERSION" != "$v" ]; then
   echo "orca-relay: stale install (want \${ORCA_RELAY_VERSION:-<unset>}, have \${v:-<none>})" >&2
-  exit 42
+  exit ${RELAY_EXIT_CODES.staleInstall}
 fi
 probe='process.exit(Number(process.versions.node.split(".")[0])>=18?0:1)'
 first=$(command -v node 2>/dev/null || :)
@@ -41,7 +43,7 @@ for n in "$first" "$HOME"/.nvm/versions/node/*/bin/node /usr/local/bin/node /usr
   if "$n" -e "$probe" >/dev/null 2>&1; then exec "$n" "$d/relay.cjs"; fi
 done
 echo "orca-relay: no node >= 18 found" >&2
-exit 43
+exit ${RELAY_EXIT_CODES.noNode}
 `;
 }
 

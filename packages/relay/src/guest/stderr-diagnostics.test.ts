@@ -3,10 +3,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { until } from '@orca/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../test/helpers/memory-relay.ts';
-import { waitFor } from '../../test/helpers/proc.ts';
 import { printableBlock, printableField } from '../internal/printable.ts';
 import { runGuestRelay } from './run-guest-relay.ts';
 
@@ -49,7 +49,7 @@ describe('orca-relay stderr diagnostics escape control characters from outside',
       stderr,
       home,
     });
-    await waitFor(() => (err.includes('could not write endpoint file') ? true : undefined));
+    await until('the endpoint-file diagnostic on stderr', () => err.includes('could not write endpoint file'));
     stdin.end();
     await relay.exited;
     expect(err).toContain('h\\x1b]0;PWNED\\x07\\u009b\\x7f');

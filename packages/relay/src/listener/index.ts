@@ -27,7 +27,7 @@ export {
   type HookListenerOptions,
   type HookListenerStats,
 } from './hook-listener.ts';
-export { parseLimitedJson, scanJsonShape } from './json-limits.ts';
+export { parseLimitedJson } from './json-limits.ts';
 export { HOOK_SOURCES, type HookSource, isHookSource } from './sources.ts';
 export { acceptRelayed, type RelayedDropReason } from './trust-boundary.ts';
 export {

@@ -1,3 +1,4 @@
+import type { WireClock } from '@orca/wire/relay-frames';
 import type { HookSource } from './sources.ts';
 
 /** The raw validated hook envelope; no agent-state normalising happens in the relay. */
@@ -54,12 +55,8 @@ export type DropReason = (typeof DROP_REASONS)[number];
 /** Reasons a body (or relayed envelope) fails decoding or validation. */
 export type BodyDropReason = Exclude<DropReason, 'connections' | 'route' | 'auth' | 'too-large' | 'timeout'>;
 
-/** Injected clock: epoch ms plus timers. */
-export interface RelayClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+/** Injected clock: epoch ms plus timers (wire's clock type, shared by the relay channel). */
+export type RelayClock = WireClock;
 
 /** Injected logger; every method optional in spirit, all four present in shape. */
 export interface RelayLog {

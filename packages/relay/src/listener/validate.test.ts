@@ -1,9 +1,10 @@
+import { scanJsonShape } from '@orca/wire';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nested, PANE } from '../../test/helpers/fixtures.ts';
 import { MAX_JSON_STRUCTURAL_TOKENS, MAX_METADATA_CHARS, MAX_PAYLOAD_JSON_DEPTH } from '../constants.ts';
 import { decodeHookBody } from './decode-body.ts';
-import { parseLimitedJson, scanJsonShape } from './json-limits.ts';
+import { parseLimitedJson } from './json-limits.ts';
 import { isPaneKey, METADATA_KEYS, validateHookBody } from './validate.ts';
 
 const hex = (n: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: n, maxLength: n });
@@ -126,7 +127,7 @@ describe('JSON limits', () => {
   it('structural tokens ±1', () => {
     // {"a":[0,…,0]} with n zeros: { } : [ ] plus n-1 commas = n + 4 tokens.
     const arr = (n: number) => `{"a":[${Array(n).fill(0).join(',')}]}`;
-    const tokensOf = (s: string) => scanJsonShape(s, 1000, Number.MAX_SAFE_INTEGER).tokens;
+    const tokensOf = (s: string) => scanJsonShape(s, { maxDepth: 1000, maxTokens: Number.MAX_SAFE_INTEGER }).tokens;
     const n = MAX_JSON_STRUCTURAL_TOKENS - 4;
     expect(tokensOf(arr(n))).toBe(MAX_JSON_STRUCTURAL_TOKENS);
     expect(tokensOf(arr(n))).toBeLessThanOrEqual(MAX_JSON_STRUCTURAL_TOKENS);
@@ -134,8 +135,10 @@ describe('JSON limits', () => {
     expect(parseLimitedJson(arr(n + 1), 64)).toEqual({ ok: false, reason: 'limits' });
   });
   it('tokens inside strings are not counted; escapes honoured', () => {
-    expect(scanJsonShape('{"a":"{[,:]}\\"{{"}', 1).over).toBe(false);
-    expect(scanJsonShape('{"a":"{[,:]}\\"{{"}', 1).tokens).toBe(3);
+    expect(scanJsonShape('{"a":"{[,:]}\\"{{"}', { maxDepth: 1, maxTokens: MAX_JSON_STRUCTURAL_TOKENS }).over).toBe(
+      false,
+    );
+    expect(scanJsonShape('{"a":"{[,:]}\\"{{"}', { maxDepth: 1, maxTokens: MAX_JSON_STRUCTURAL_TOKENS }).tokens).toBe(3);
   });
   it('parseLimitedJson never throws (property)', () => {
     fc.assert(fc.property(fc.string(), (s) => typeof parseLimitedJson(s, 64).ok === 'boolean'));

@@ -9,6 +9,7 @@
  * await m.ensure('netns', 'dev');
  */
 export { RELAY_ERROR_CODES, RelayError } from '../errors.ts';
+export { GUESTFS_METHODS, RELAY_EXIT_CODES, RELAY_METHODS } from '../protocol.ts';
 export { type NetnsHolder, netnsSupport, startNetnsHolder } from './netns.ts';
 export { createRelayManager, type RelayManager, type RelayManagerOptions } from './relay-manager.ts';
 export {

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { until } from '@orca/testkit';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/clock.ts';
 import { type FakeChild, scriptedSpawn } from '../../test/helpers/fake-child.ts';
@@ -16,9 +17,10 @@ import {
   TRANSIENT_RETRY_DELAY_MS,
 } from '../constants.ts';
 import { runGuestRelay } from '../guest/run-guest-relay.ts';
+import { acceptRelayed } from '../listener/trust-boundary.ts';
 import type { RelayedEvent } from '../listener/types.ts';
 import { createRelayManager } from './relay-manager.ts';
-import type { GuestHandle, GuestSpawner, SpawnFn, StartupFailure } from './types.ts';
+import type { GuestHandle, GuestSpawner, IngestFn, SpawnFn, StartupFailure } from './types.ts';
 
 const tick = async (n = 5) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
@@ -40,7 +42,7 @@ function testSpawner(over: Partial<GuestSpawner> = {}): GuestSpawner {
 
 function setup(
   script: (c: FakeChild, n: number, clock: ReturnType<typeof manualClock>) => void,
-  opts: { spawner?: GuestSpawner; onConnect?: (g: GuestHandle) => Promise<void> } = {},
+  opts: { spawner?: GuestSpawner; onConnect?: (g: GuestHandle) => Promise<void>; ingest?: IngestFn } = {},
 ) {
   const clock = manualClock();
   const { spawn, children } = scriptedSpawn((c, n) => script(c, n, clock));
@@ -52,7 +54,14 @@ function setup(
     hostPort: () => 4711,
     hostToken: () => 'host-token',
     instanceKey: 'inst',
-    ingest: (e) => events.push(e),
+    // Why: the manager hands raw params on; the host's trust boundary is played here by acceptRelayed.
+    ingest:
+      opts.ingest ??
+      ((params, connectionId) => {
+        const r = acceptRelayed(params, connectionId, clock);
+        if (!('drop' in r)) events.push(r);
+        return r;
+      }),
     clock,
     spawn,
     log: { debug() {}, info() {}, warn: (w) => warnings.push(w), error: (w) => warnings.push(w) },
@@ -260,6 +269,34 @@ describe('relay manager: startup', () => {
     expect((await u.m.ensure('test', 'a')).phase).toBe('running');
     expect(u.events.map((e) => e.paneKey)).toEqual([paneKey(2)]);
     expect(u.m.stats()).toEqual({ ingested: 1, dropped: { source: 1 } });
+  });
+
+  it('hands the raw params and the connectionId to the host ingest, untouched; counts by its answer', async () => {
+    const seen: [unknown, string][] = [];
+    const answers: unknown[] = [{ source: 'claude', paneKey: paneKey(1) }, null, { drop: 'pane-key' }, undefined];
+    const sent = [
+      { source: 'claude', paneKey: paneKey(1), payload: { x: 1 }, connectionId: null, sentAt: 5, extra: [1] },
+      { source: 'nope' },
+      'not even an object',
+      { source: 'codex', paneKey: paneKey(2), payload: {}, connectionId: 'forged' },
+    ];
+    const t = setup(
+      (c, _n, clock) =>
+        c.serve(clock, {
+          trailing: (g) => {
+            for (const p of sent) g.notify('agent.hook', p);
+          },
+        }),
+      {
+        ingest: (params, connectionId) => {
+          seen.push([params, connectionId]);
+          return answers[seen.length - 1];
+        },
+      },
+    );
+    expect((await t.m.ensure('test', 'A')).phase).toBe('running');
+    expect(seen).toEqual(sent.map((p) => [p, 'test:a']));
+    expect(t.m.stats()).toEqual({ ingested: 2, dropped: { refused: 1, 'pane-key': 1 } });
   });
 
   it('sentinel overflow, timeout, early exit (NUL-stripped stderr), other protocol version', async () => {
@@ -524,7 +561,11 @@ describe('relay manager with runGuestRelay on in-memory pipes', () => {
       hostPort: () => 4711,
       hostToken: () => 'tok',
       instanceKey: 'i',
-      ingest: (e) => events.push(e),
+      ingest: (params, connectionId) => {
+        const r = acceptRelayed(params, connectionId, { now: () => Date.now() });
+        if (!('drop' in r)) events.push(r);
+        return r;
+      },
       spawn,
       onConnect: async (g) => {
         port = g.boundPort;
@@ -538,8 +579,7 @@ describe('relay manager with runGuestRelay on in-memory pipes', () => {
       headers: { 'x-orca-agent-hook-token': 'tok', 'content-type': 'application/json' },
       body: JSON.stringify({ paneKey: paneKey(3), payload: { a: 1 } }),
     });
-    const { waitFor } = await import('../../test/helpers/proc.ts');
-    await waitFor(() => (events.length === 1 ? true : undefined));
+    await until('the local event', () => events.length === 1);
     expect(events[0]).toMatchObject({
       source: 'claude',
       paneKey: paneKey(3),

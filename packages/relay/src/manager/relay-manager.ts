@@ -1,35 +1,12 @@
 import { spawn as nodeSpawn } from 'node:child_process';
-import { createRelayChannel, type RelayChannel } from '@orca/wire/relay-frames';
-import {
-  COOLDOWN_CAP_MS,
-  COOLDOWN_LINK_DEATH_BASE_MS,
-  COOLDOWN_STARTUP_BASE_MS,
-  COOLDOWN_UNAVAILABLE_BASE_MS,
-  FS_BRIDGE_MAX_FRAME_BYTES,
-  HOST_REQUEST_TIMEOUT_MS,
-  INSTALL_TIMEOUT_MS,
-  PROBE_TIMEOUT_MS,
-  REMOVE_KILL_GRACE_MS,
-  RESTART_SLACK_MS,
-  STABLE_UPTIME_MS,
-  TRANSIENT_RETRIES,
-  TRANSIENT_RETRY_DELAY_MS,
-} from '../constants.ts';
+import { COOLDOWN_STARTUP_BASE_MS, REMOVE_KILL_GRACE_MS } from '../constants.ts';
 import { RelayError } from '../errors.ts';
-import { buildInstallScript, launchLine } from '../guest/scripts.ts';
-import { acceptRelayed } from '../listener/trust-boundary.ts';
+import { launchLine } from '../guest/scripts.ts';
 import { type RelayClock, type RelayLog, silentLog, systemClock } from '../listener/types.ts';
-import { runInstall, startChild } from './startup.ts';
-import type {
-  ChildLike,
-  GuestFs,
-  GuestHandle,
-  GuestSpawner,
-  GuestView,
-  IngestFn,
-  SpawnFn,
-  StartupFailure,
-} from './types.ts';
+import { createGuestLifecycle } from './guest-lifecycle.ts';
+import { connectGuestLink, type IngestCounts } from './guest-link.ts';
+import { dropChannel, type GuestState, guestView, killChild } from './guest-state.ts';
+import type { GuestHandle, GuestSpawner, GuestView, IngestFn, SpawnFn } from './types.ts';
 
 /** Options of {@link createRelayManager}. */
 export interface RelayManagerOptions {
@@ -39,6 +16,7 @@ export interface RelayManagerOptions {
   hostToken(): string;
   /** Restart-stable instance key (host: sha256 of its own endpoint path, first 12 hex). */
   instanceKey: string;
+  /** The host's trust boundary: gets each guest's raw `agent.hook` params and its connectionId. */
   ingest: IngestFn;
   onConnect?(guest: GuestHandle): Promise<void>;
   clock?: RelayClock;
@@ -62,55 +40,24 @@ export interface RelayManager {
   pause(): void;
   resume(): void;
   disposeAll(): void;
-  /** Relayed envelopes dropped at the trust boundary, by reason. */
+  /** Relayed envelopes by the host ingest's answer (see {@link IngestFn}): ingested, and dropped by reason. */
   stats(): { ingested: number; dropped: Record<string, number> };
-}
-
-interface GuestState {
-  key: string;
-  kind: string;
-  target: string;
-  spawner: GuestSpawner;
-  connectionId: string;
-  token: string;
-  phase: 'starting' | 'running' | 'failed';
-  failures: number;
-  cooldownUntil?: number;
-  lastError?: string;
-  child?: ChildLike;
-  /** Settles when `child` has closed. */
-  childClosed?: Promise<void>;
-  channel?: RelayChannel;
-  connectedAt?: number;
-  startPromise?: Promise<GuestView>;
-  restartTimer?: unknown;
 }
 
 const defaultSpawn: SpawnFn = (file, args, options) => nodeSpawn(file, [...args], options);
 
-function sleep(clock: RelayClock, ms: number): Promise<void> {
-  return new Promise((r) => clock.setTimeout(r, ms));
-}
-
-function describeFailure(f: StartupFailure): string {
-  if (f.kind === 'exit') return `code ${f.code ?? 'signal'}`;
-  if (f.kind === 'spawn-error') return `spawn ${f.errno ?? 'error'}`;
-  if (f.kind === 'version') return `protocol ${f.version ?? '?'}`;
-  return f.kind;
-}
-
 /**
- * Create the host-side guest manager: one state machine per guest (`<kind>:<key>`), with the
- * spec's cooldowns, install-once, transient retries and identity-guarded restarts.
+ * Create the host-side guest manager: one state machine per guest (`<kind>:<key>`, see
+ * `guest-lifecycle.ts`), each with its framed link (`guest-link.ts`) once its relay is up.
  *
  * @example
  * const m = createRelayManager({ spawners: [netnsSpawner({ holderPid })], bundle: guestBundle(),
- *   hostPort: () => port, hostToken: () => token, instanceKey, ingest: (e) => host.ingest(e) });
+ *   hostPort: () => port, hostToken: () => token, instanceKey,
+ *   ingest: (params, connectionId) => hookIngest.ingest(params, connectionId) });
  * await m.ensure('netns', 'dev');
  */
 export function createRelayManager(o: RelayManagerOptions): RelayManager {
   const clock = o.clock ?? systemClock;
-  const spawn = o.spawn ?? defaultSpawn;
   const log = o.log ?? silentLog;
   const byKind = new Map<string, GuestSpawner>();
   for (const s of o.spawners) {
@@ -124,237 +71,41 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
   let paused = false;
   let remembered: [string, string][] = [];
   let warnedInactive = false;
-  let ingested = 0;
-  const dropped: Record<string, number> = {};
-
-  const view = (s: GuestState): GuestView => {
-    const v: GuestView = {
-      kind: s.kind,
-      target: s.target,
-      connectionId: s.connectionId,
-      phase: s.phase,
-      failures: s.failures,
-    };
-    if (s.cooldownUntil !== undefined) v.cooldownUntil = s.cooldownUntil;
-    if (s.lastError !== undefined) v.lastError = s.lastError;
-    return v;
-  };
+  const counts: IngestCounts = { ingested: 0, dropped: {} };
   const isDisposed = (s: GuestState): boolean => disposed || guests.get(s.key) !== s;
 
-  const killChild = (child: ChildLike | undefined): void => {
-    try {
-      child?.kill('SIGTERM');
-    } catch {
-      // Why: the child may already be gone.
-    }
-  };
-
-  const markFailed = (s: GuestState, baseMs: number, reason: string): void => {
-    s.phase = 'failed';
-    s.failures += 1;
-    const channel = s.channel;
-    s.channel = undefined;
-    channel?.dispose();
-    killChild(s.child);
-    s.child = undefined;
-    s.lastError = reason;
-    s.cooldownUntil = clock.now() + Math.min(baseMs * s.failures, COOLDOWN_CAP_MS);
-    log.warn(`[relay] ${s.connectionId}: ${reason}`);
-    if (s.restartTimer !== undefined) clock.clearTimeout(s.restartTimer);
-    s.restartTimer = clock.setTimeout(() => void restartCheck(s), s.cooldownUntil - clock.now() + RESTART_SLACK_MS);
-  };
-
-  const restartCheck = async (s: GuestState): Promise<void> => {
-    s.restartTimer = undefined;
-    if (isDisposed(s)) return;
-    let running = false;
-    let probeTimer: unknown;
-    try {
-      running = await Promise.race([
-        s.spawner.isRunning(s.target),
-        new Promise<boolean>((resolve) => {
-          probeTimer = clock.setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
-        }),
-      ]);
-    } catch {
-      running = false;
-    } finally {
-      clock.clearTimeout(probeTimer);
-    }
-    if (isDisposed(s)) return;
-    if (running) void ensure(s.kind, s.target);
-    else if (guests.get(s.key) === s) guests.delete(s.key);
-  };
-
-  const onDead = (s: GuestState, channel: RelayChannel): void => {
-    if (disposed || s.channel !== channel) return;
-    if (s.phase !== 'running') {
-      s.channel = undefined;
-      channel.dispose();
-      killChild(s.child);
-      return;
-    }
-    if (s.connectedAt !== undefined && clock.now() - s.connectedAt >= STABLE_UPTIME_MS) s.failures = 0;
-    const secs = Math.round(Math.min(COOLDOWN_LINK_DEATH_BASE_MS * (s.failures + 1), COOLDOWN_CAP_MS) / 1000);
-    markFailed(s, COOLDOWN_LINK_DEATH_BASE_MS, `link lost; scheduling restart in ${secs} s`);
-  };
-
-  const makeFs = (channel: RelayChannel): GuestFs => ({
-    readFile: (path) => channel.request('guestfs.readFile', { path }),
-    writeFile: async (path, content, mode) => {
-      // Why: refuse before sending rather than kill the link with an oversize frame.
-      if (Buffer.byteLength(JSON.stringify(content)) + 256 > FS_BRIDGE_MAX_FRAME_BYTES)
-        return { ok: false, errno: 'EFBIG', message: 'content passes the frame cap' };
-      return channel.request('guestfs.writeFile', mode === undefined ? { path, content } : { path, content, mode });
+  const lifecycle = createGuestLifecycle({
+    clock,
+    spawn: o.spawn ?? defaultSpawn,
+    log,
+    bundle: o.bundle,
+    hostPort: o.hostPort,
+    instanceKey: o.instanceKey,
+    isDisposed,
+    managerDisposed: () => disposed,
+    forget: (s) => {
+      if (guests.get(s.key) === s) guests.delete(s.key);
     },
-    stat: (path) => channel.request('guestfs.stat', { path }),
-    rename: (src, dst) => channel.request('guestfs.rename', { src, dst }),
-    unlink: (path) => channel.request('guestfs.unlink', { path }),
-    mkdir: (path) => channel.request('guestfs.mkdir', { path }),
-    chmod: (path, mode) => channel.request('guestfs.chmod', { path, mode }),
-    readdir: (path) => channel.request('guestfs.readdir', { path }),
-  });
-
-  const connect = async (s: GuestState, child: ChildLike, rest: Uint8Array): Promise<void> => {
-    const stdin = child.stdin;
-    const channel = createRelayChannel({
-      policy: 'close',
-      clock,
-      initialBytes: rest,
-      requestTimeoutMs: HOST_REQUEST_TIMEOUT_MS,
-      write: (bytes) => (stdin === null ? true : stdin.write(bytes)),
-    });
-    s.child = child;
-    s.childClosed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-    s.channel = channel;
-    channel.onNotification('agent.hook', (params) => {
-      const r = acceptRelayed(params, s.connectionId, clock);
-      if ('drop' in r) {
-        dropped[r.drop] = (dropped[r.drop] ?? 0) + 1;
-        log.debug(`[relay] ${s.connectionId}: dropped agent.hook (${r.drop})`);
-        return;
-      }
-      if (o.debug === true) log.debug(`[relay] ${s.connectionId}: ${r.source} ${r.paneKey}`);
-      ingested += 1;
-      o.ingest(r);
-    });
-    channel.onDispose(() => onDead(s, channel));
-    child.on('close', () => onDead(s, channel));
-    stdin?.on('drain', () => channel.drained());
-    child.stdout?.on('data', (b: Buffer) => channel.receive(b));
-    child.stdout?.resume();
-    child.stderr?.on('data', (b: Buffer) =>
-      log.debug(`[relay] ${s.connectionId} stderr: ${b.toString('utf8').replace(/\0/g, '').trimEnd()}`),
-    );
-    channel.start();
-    try {
-      const home = (await channel.request('guestfs.home')) as Record<string, unknown> | null;
-      if (typeof home !== 'object' || home === null || home.ok !== true || typeof home.home !== 'string')
-        throw new Error('returned no home dir');
-      if (isDisposed(s)) return;
-      if (home.portFallback === true)
-        log.warn(
-          `[relay] ${s.connectionId}: guest port ${o.hostPort()} occupied; relay bound ${String(home.boundPort)}`,
-        );
-      const handle: GuestHandle = {
-        ...view(s),
-        home: home.home,
-        endpointPath: typeof home.endpointPath === 'string' ? home.endpointPath : '',
-        boundPort: typeof home.boundPort === 'number' ? home.boundPort : 0,
-        portFallback: home.portFallback === true,
-        token: s.token,
-        pid: child.pid,
-        fs: makeFs(channel),
-        request: (method, params) => channel.request(method, params),
-      };
-      await o.onConnect?.(handle);
-      if (isDisposed(s)) return;
-      if (s.channel !== channel || channel.disposed) throw new Error('link lost while connecting');
-      s.phase = 'running';
-      s.connectedAt = clock.now();
-      channel.request('agent_hook.requestReplay').catch(() => undefined);
-    } catch (err) {
-      if (isDisposed(s)) return;
-      markFailed(s, COOLDOWN_STARTUP_BASE_MS, `connect failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-
-  const attempt = async (s: GuestState): Promise<void> => {
-    let transient = 0;
-    let installed = false;
-    for (;;) {
-      if (isDisposed(s)) return;
-      const env: Record<string, string> = {
-        ORCA_AGENT_HOOK_PORT: String(o.hostPort()),
-        ORCA_AGENT_HOOK_TOKEN: s.token,
-        ORCA_GUEST_INSTANCE: o.instanceKey,
-        ORCA_RELAY_VERSION: o.bundle.version,
-      };
-      let result: Awaited<ReturnType<typeof startChild>>;
-      try {
-        result = await startChild(spawn, s.spawner.launch(s.target, env), clock);
-      } catch (err) {
-        const errno = (err as NodeJS.ErrnoException).code;
-        result = {
-          ok: false,
-          failure: {
-            kind: 'spawn-error',
-            errno: typeof errno === 'string' ? errno : 'ENOHOLDER',
-            stderrTail: String((err as Error).message),
-          },
-        };
-      }
-      if (isDisposed(s)) {
-        if (result.ok) killChild(result.child);
-        return;
-      }
-      if (result.ok) {
-        await connect(s, result.child, result.rest);
-        return;
-      }
-      const f = result.failure;
-      const cls = s.spawner.classify(f);
-      if ((f.kind === 'exit' && f.code === 43) || cls === 'unavailable') {
-        markFailed(
-          s,
-          COOLDOWN_UNAVAILABLE_BASE_MS,
-          `guest unavailable (${describeFailure(f)}): ${f.stderrTail.slice(-500)}`,
-        );
-        return;
-      }
-      if (cls === 'transient' && transient < TRANSIENT_RETRIES) {
-        transient += 1;
-        await sleep(clock, TRANSIENT_RETRY_DELAY_MS);
-        continue;
-      }
-      if (!installed) {
-        installed = true;
-        const inst = await runInstall(
-          spawn,
-          s.spawner.install(s.target),
-          buildInstallScript(o.bundle),
+    restart: (kind, target) => void ensure(kind, target),
+    connect: (s, child, rest) =>
+      connectGuestLink(
+        {
           clock,
-          INSTALL_TIMEOUT_MS,
-        );
-        if (isDisposed(s)) return;
-        if (inst.code === 0) continue;
-        markFailed(
-          s,
-          COOLDOWN_STARTUP_BASE_MS,
-          inst.timedOut
-            ? 'guest install timed out'
-            : `guest install failed (code ${inst.code ?? 'signal'}): ${inst.stderrTail.slice(-500)}`,
-        );
-        return;
-      }
-      markFailed(
+          log,
+          debug: o.debug === true,
+          hostPort: o.hostPort,
+          ingest: o.ingest,
+          onConnect: o.onConnect,
+          counts,
+          isDisposed,
+          onDead: lifecycle.onDead,
+          markFailed: lifecycle.markFailed,
+        },
         s,
-        COOLDOWN_STARTUP_BASE_MS,
-        `startup failed (${s.kind}, ${describeFailure(f)}): ${f.stderrTail.slice(-500)}`,
-      );
-      return;
-    }
-  };
+        child,
+        rest,
+      ),
+  });
 
   const ensure = (kind: string, target: string): Promise<GuestView> => {
     const spawner = byKind.get(kind);
@@ -386,9 +137,9 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
     const existing = guests.get(key);
     if (existing !== undefined) {
       if (existing.phase === 'starting' && existing.startPromise !== undefined) return existing.startPromise;
-      if (existing.phase === 'running') return Promise.resolve(view(existing));
+      if (existing.phase === 'running') return Promise.resolve(guestView(existing));
       if (existing.cooldownUntil !== undefined && clock.now() < existing.cooldownUntil)
-        return Promise.resolve(view(existing));
+        return Promise.resolve(guestView(existing));
       if (existing.restartTimer !== undefined) clock.clearTimeout(existing.restartTimer);
     }
     const s: GuestState = {
@@ -403,12 +154,16 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
       failures: existing?.failures ?? 0,
     };
     guests.set(key, s);
-    s.startPromise = attempt(s).then(
-      () => view(s),
+    s.startPromise = lifecycle.attempt(s).then(
+      () => guestView(s),
       (err: unknown) => {
         if (!isDisposed(s))
-          markFailed(s, COOLDOWN_STARTUP_BASE_MS, `startup threw: ${err instanceof Error ? err.message : String(err)}`);
-        return view(s);
+          lifecycle.markFailed(
+            s,
+            COOLDOWN_STARTUP_BASE_MS,
+            `startup threw: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        return guestView(s);
       },
     );
     return s.startPromise;
@@ -417,9 +172,7 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
   const stopAll = (): void => {
     for (const s of guests.values()) {
       if (s.restartTimer !== undefined) clock.clearTimeout(s.restartTimer);
-      const ch = s.channel;
-      s.channel = undefined;
-      ch?.dispose();
+      dropChannel(s);
       killChild(s.child);
     }
     guests.clear();
@@ -440,31 +193,7 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
     if (s === undefined) return remembered.length !== before;
     // Why: deleting first makes every in-flight step of this state see isDisposed() and stop.
     guests.delete(key);
-    if (s.restartTimer !== undefined) clock.clearTimeout(s.restartTimer);
-    s.restartTimer = undefined;
-    const channel = s.channel;
-    s.channel = undefined;
-    channel?.dispose();
-    const child = s.child;
-    s.child = undefined;
-    if (child !== undefined) {
-      killChild(child);
-      let timer: unknown;
-      const closed = await Promise.race([
-        (s.childClosed ?? Promise.resolve()).then(() => true),
-        new Promise<boolean>((resolve) => {
-          timer = clock.setTimeout(() => resolve(false), REMOVE_KILL_GRACE_MS);
-        }),
-      ]);
-      clock.clearTimeout(timer);
-      if (!closed) {
-        try {
-          child.kill('SIGKILL');
-        } catch {
-          // Why: the child may already be gone.
-        }
-      }
-    }
+    await lifecycle.stop(s);
     log.info(`[relay] ${s.connectionId}: removed`);
     return true;
   };
@@ -476,9 +205,9 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
       const spawner = byKind.get(kind);
       if (spawner === undefined) return undefined;
       const s = guests.get(`${kind}:${spawner.key(target)}`);
-      return s === undefined ? undefined : view(s);
+      return s === undefined ? undefined : guestView(s);
     },
-    list: () => [...guests.values()].map(view),
+    list: () => [...guests.values()].map(guestView),
     pause() {
       if (disposed) return;
       remembered = [...guests.values()].map((s) => [s.kind, s.target]);
@@ -496,6 +225,6 @@ export function createRelayManager(o: RelayManagerOptions): RelayManager {
       disposed = true;
       stopAll();
     },
-    stats: () => ({ ingested, dropped: { ...dropped } }),
+    stats: () => ({ ingested: counts.ingested, dropped: { ...counts.dropped } }),
   };
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { PROBE_TIMEOUT_MS } from '../constants.ts';
 import { RelayError } from '../errors.ts';
 import { launchLine } from '../guest/scripts.ts';
+import { RELAY_EXIT_CODES } from '../protocol.ts';
 import type { GuestSpawner, SpawnFn, SpawnSpec, StartupFailure } from './types.ts';
 
 const NETNS_NAME_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -37,7 +38,7 @@ export const NETNS_READY_LINE = 'orca-netns-ready';
 
 /**
  * argv of a netns holder: a user + network namespace with loopback up, kept alive by `sleep`.
- * Exits 44 when `lo` cannot be brought up.
+ * Exits `RELAY_EXIT_CODES.netnsLoDown` when `lo` cannot be brought up.
  */
 export function netnsHolderArgv(): string[] {
   return [
@@ -46,7 +47,7 @@ export function netnsHolderArgv(): string[] {
     '--',
     'sh',
     '-c',
-    `PATH=$PATH:/usr/sbin:/sbin; ip link set lo up || exit 44; echo ${NETNS_READY_LINE}; exec sleep infinity`,
+    `PATH=$PATH:/usr/sbin:/sbin; ip link set lo up || exit ${RELAY_EXIT_CODES.netnsLoDown}; echo ${NETNS_READY_LINE}; exec sleep infinity`,
   ];
 }
 

@@ -1,5 +1,4 @@
 import type { Readable, Writable } from 'node:stream';
-import type { RelayedEvent } from '../listener/types.ts';
 
 /** How to start one process (argv-only; never through a shell on the host). */
 export interface SpawnSpec {
@@ -101,5 +100,14 @@ export interface GuestFs {
   readdir(path: string): Promise<unknown>;
 }
 
-/** Ingest callback of the host. */
-export type IngestFn = (event: RelayedEvent) => void;
+/**
+ * The host's ingest, its single trust boundary: the manager hands it the raw `agent.hook` params a
+ * guest sent, untouched, plus the guest's connectionId; the host re-validates them
+ * (`acceptRelayed`) and stamps the connectionId. The answer only feeds the manager's `stats()`:
+ * `{ drop: reason }` counts as dropped by that reason, `null` or `false` as dropped `refused`,
+ * anything else (an accepted event, `undefined`) as ingested.
+ *
+ * @example
+ * const ingest: IngestFn = (params, connectionId) => hookIngest.ingest(params, connectionId);
+ */
+export type IngestFn = (params: unknown, connectionId: string) => unknown;

@@ -31,21 +31,6 @@ export function run(
   });
 }
 
-/** Poll `fn` until it returns a value other than undefined (10 ms steps, bounded). */
-export async function waitFor<T>(
-  fn: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 20_000,
-  what = 'condition',
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** Whether a pid is alive. */
 export function alive(pid: number): boolean {
   try {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../clock.ts';
-import { createRelayChannel, type RelayChannel, type RelayChannelOptions } from './channel.ts';
+import { createRelayChannel } from './channel.ts';
+import type { RelayChannel, RelayChannelOptions } from './channel-types.ts';
 import { RelayFrameDecoder } from './decoder.ts';
 import { encodeRelayFrame, RelayFrameType } from './frame.ts';
 import { encodeHandshake } from './handshake.ts';
@@ -101,7 +102,7 @@ describe('createRelayChannel', () => {
     const p = a.request('slow', {}, { timeoutMs: 100 });
     await flush();
     clock.advance(100);
-    await expect(p).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(p).rejects.toMatchObject({ code: 'ORCA_WIRE_TIMEOUT' });
     await flush();
     expect(aborted).toBe(true);
   });
@@ -114,7 +115,7 @@ describe('createRelayChannel', () => {
     const p = a.request('wait', {}, { signal: controller.signal });
     await flush();
     controller.abort();
-    await expect(p).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(p).rejects.toMatchObject({ code: 'ORCA_WIRE_CANCELLED' });
     release('late');
     await flush();
     await flush();
@@ -134,8 +135,8 @@ describe('createRelayChannel', () => {
     const later = a.request('hang', {}, { timeoutMs: 1000 });
     clock.advance(30);
     await Promise.allSettled(calls);
-    await expect(later).rejects.toMatchObject({ code: 'CONNECTION_LOST' });
-    expect(reasons.map((r) => r.code)).toEqual(['CONNECTION_LOST']);
+    await expect(later).rejects.toMatchObject({ code: 'ORCA_WIRE_CONNECTION_LOST' });
+    expect(reasons.map((r) => r.code)).toEqual(['ORCA_WIRE_CONNECTION_LOST']);
   });
 
   it('stays alive while idle when the peer acks keepalives', async () => {
@@ -161,7 +162,7 @@ describe('createRelayChannel', () => {
     expect(a.disposed).toBe(false);
     clock.advance(5_000);
     await flush();
-    expect(reasons).toEqual(['CONNECTION_LOST']);
+    expect(reasons).toEqual(['ORCA_WIRE_CONNECTION_LOST']);
   });
 
   it('is not dead when the peer is silent but has acked everything (nothing outstanding)', () => {
@@ -180,9 +181,9 @@ describe('createRelayChannel', () => {
     a.dispose();
     a.dispose();
     await expect(p).rejects.toBeInstanceOf(LinkError);
-    await expect(p).rejects.toMatchObject({ code: 'DISPOSED' });
-    await expect(a.request('x')).rejects.toMatchObject({ code: 'DISPOSED' });
-    expect(seen).toEqual(['DISPOSED']);
+    await expect(p).rejects.toMatchObject({ code: 'ORCA_WIRE_DISPOSED' });
+    await expect(a.request('x')).rejects.toMatchObject({ code: 'ORCA_WIRE_DISPOSED' });
+    expect(seen).toEqual(['ORCA_WIRE_DISPOSED']);
   });
 
   it('feeds initialBytes in a microtask ahead of any later receive', async () => {
@@ -273,7 +274,7 @@ describe('createRelayChannel', () => {
     const reasons: string[] = [];
     closing.onDispose((r) => reasons.push(`${r.code}: ${r.message}`));
     closing.receive(bad[0] ?? new Uint8Array());
-    expect(reasons).toEqual(['CONNECTION_LOST: relay peer sent a bad frame: invalid-json']);
+    expect(reasons).toEqual(['ORCA_WIRE_CONNECTION_LOST: relay peer sent a bad frame: invalid-json']);
   });
 
   it('oversize and unknown-type frames: drop counts them, close disposes', () => {

@@ -1,74 +1,18 @@
-import { systemClock, type WireClock } from '../clock.ts';
-import { WireError } from '../errors.ts';
+import { systemClock } from '../clock.ts';
 import { RELAY_LIMITS } from '../limits.ts';
-import { RelayFrameDecoder, type RelayRejectReason } from './decoder.ts';
+import type {
+  NotificationHandler,
+  RelayChannel,
+  RelayChannelOptions,
+  RelayChannelRejectReason,
+  RelayChannelStats,
+} from './channel-types.ts';
+import { RelayFrameDecoder } from './decoder.ts';
 import { encodeRelayFrame, nextRelaySeq, RelayFrameType, type RelayFrameTypeNumber, relaySeqAfter } from './frame.ts';
-import { type JsonRpcMessage, type JsonRpcRejectReason, parseJsonRpcPayload } from './jsonrpc-message.ts';
-import { fromJsonRpcError, JSONRPC_ERROR_CODES, LinkError, type LinkErrorCode, toJsonRpcError } from './link-errors.ts';
-
-/** `'drop'`: count a bad frame and keep the link. `'close'`: dispose the link with the reason. */
-export type ReceivePolicy = 'drop' | 'close';
-
-/** Everything the channel rejects, by reason. */
-export type RelayChannelRejectReason = RelayRejectReason | JsonRpcRejectReason;
-
-/** Options of {@link createRelayChannel}. */
-export interface RelayChannelOptions {
-  /** Takes one whole frame; `false` = backpressured (the bytes are still taken). */
-  write(bytes: Uint8Array): boolean;
-  policy: ReceivePolicy;
-  clock?: WireClock;
-  /** Bytes already read past the sentinel; fed in a microtask, ahead of any later `receive`. */
-  initialBytes?: Uint8Array;
-  requestTimeoutMs?: number;
-  keepaliveMs?: number;
-  deadAfterMs?: number;
-  deadAfterTimeouts?: number;
-  maxPayloadBytes?: number;
-}
-
-/** Per-call options of `request`. */
-export interface RelayRequestOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
-
-/** Counters of a relay channel. */
-export interface RelayChannelStats {
-  accepted: number;
-  rejected: number;
-  byReason: Partial<Record<RelayChannelRejectReason, number>>;
-  /** Handshake frames (decoded, unused by protocol 0.1.0). */
-  ignoredHandshakes: number;
-  /** Responses for ids no longer pending (timed out, cancelled, unknown). */
-  lateResponses: number;
-  framesSent: number;
-}
-
-type RequestHandler = (params: unknown, context: { signal: AbortSignal }) => unknown;
-type NotificationHandler = (params: unknown) => void;
-
-/** A JSON-RPC 2.0 link over relay frames. */
-export interface RelayChannel {
-  /** Feeds bytes read from the transport (after the sentinel). */
-  receive(bytes: Uint8Array): void;
-  /** Sends anything queued before start, then begins keepalives and dead-link checks. */
-  start(): void;
-  request(method: string, params?: unknown, options?: RelayRequestOptions): Promise<unknown>;
-  notify(method: string, params?: unknown): void;
-  onRequest(method: string, handler: RequestHandler): void;
-  onNotification(method: string, handler: NotificationHandler): void;
-  /** False from a `false` write until {@link RelayChannel.drained}. */
-  readonly writable: boolean;
-  /** The owner reports the transport drained; fires `onDrain` callbacks. */
-  drained(): void;
-  onDrain(cb: () => void): () => void;
-  /** Fires exactly once, with the reason. */
-  onDispose(cb: (reason: LinkError) => void): void;
-  dispose(): void;
-  readonly disposed: boolean;
-  stats(): RelayChannelStats;
-}
+import { type JsonRpcMessage, parseJsonRpcPayload } from './jsonrpc-message.ts';
+import { fromJsonRpcError, LinkError, type LinkErrorCode } from './link-errors.ts';
+import { createRequestResponder } from './request-responder.ts';
+import { UnackedLedger } from './unacked-ledger.ts';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -106,16 +50,13 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
     lateResponses: 0,
     framesSent: 0,
   };
-  const requestHandlers = new Map<string, RequestHandler>();
   const notificationHandlers = new Map<string, NotificationHandler>();
   const pending = new Map<number, Pending>();
-  const inflight = new Map<string, AbortController>();
   const drainCallbacks = new Set<() => void>();
   const disposeCallbacks: Array<(reason: LinkError) => void> = [];
   const outbox: Array<{ type: RelayFrameTypeNumber; payload: Uint8Array }> = [];
-  // Why: records of frames the peer has not acked yet, oldest first (seq and time both increase).
-  const unacked: Array<{ seq: number; sentAt: number }> = [];
-  let unackedHead = 0;
+  const unacked = new UnackedLedger();
+  const responder = createRequestResponder(sendMessage);
 
   let started = false;
   let disposedWith: LinkError | undefined;
@@ -132,7 +73,7 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
   function reject(reason: RelayChannelRejectReason): void {
     stats.rejected++;
     stats.byReason[reason] = (stats.byReason[reason] ?? 0) + 1;
-    if (options.policy === 'close') fail('CONNECTION_LOST', `relay peer sent a bad frame: ${reason}`);
+    if (options.policy === 'close') fail('ORCA_WIRE_CONNECTION_LOST', `relay peer sent a bad frame: ${reason}`);
   }
 
   function fail(code: LinkErrorCode, message: string): void {
@@ -144,8 +85,7 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
     const rejected = [...pending.values()];
     pending.clear();
     for (const p of rejected) p.reject(error);
-    for (const [, controller] of inflight) controller.abort(error);
-    inflight.clear();
+    responder.abortAll(error);
     outbox.length = 0;
     for (const cb of disposeCallbacks) cb(error);
   }
@@ -158,28 +98,19 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
     }
     sendSeq = nextRelaySeq(sendSeq);
     const bytes = encodeRelayFrame({ type, seq: sendSeq, ack: highestReceived, payload });
-    unacked.push({ seq: sendSeq, sentAt: clock.now() });
-    if (unacked.length - unackedHead > RELAY_LIMITS.maxUnackedRecords) unackedHead++;
-    compactUnacked();
+    unacked.sent(sendSeq, clock.now());
     stats.framesSent++;
     let ok: boolean;
     try {
       ok = options.write(bytes);
     } catch (cause) {
       fail(
-        'CONNECTION_LOST',
+        'ORCA_WIRE_CONNECTION_LOST',
         `relay transport write failed: ${cause instanceof Error ? cause.message : String(cause)}`,
       );
       return;
     }
     if (!ok) writable = false;
-  }
-
-  function compactUnacked(): void {
-    if (unackedHead > 1024 && unackedHead * 2 > unacked.length) {
-      unacked.splice(0, unackedHead);
-      unackedHead = 0;
-    }
   }
 
   function sendMessage(message: Record<string, unknown>): void {
@@ -188,9 +119,9 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
 
   function checkDead(): boolean {
     const now = clock.now();
-    const oldest = unacked[unackedHead];
-    if (now - lastReceivedAt > deadAfterMs && oldest !== undefined && now - oldest.sentAt > deadAfterMs) {
-      fail('CONNECTION_LOST', `relay peer silent for ${now - lastReceivedAt} ms with frames un-acked`);
+    const oldestSentAt = unacked.oldestSentAt();
+    if (now - lastReceivedAt > deadAfterMs && oldestSentAt !== undefined && now - oldestSentAt > deadAfterMs) {
+      fail('ORCA_WIRE_CONNECTION_LOST', `relay peer silent for ${now - lastReceivedAt} ms with frames un-acked`);
       return true;
     }
     return false;
@@ -205,68 +136,14 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
     }, keepaliveMs);
   }
 
-  function onAck(ack: number): void {
-    while (unackedHead < unacked.length) {
-      const record = unacked[unackedHead];
-      if (record === undefined || relaySeqAfter(record.seq, ack)) break;
-      unackedHead++;
-    }
-    compactUnacked();
-  }
-
-  function respond(
-    id: number | string,
-    body: { result: unknown } | { error: ReturnType<typeof toJsonRpcError> },
-  ): void {
-    try {
-      sendMessage({ id, ...body });
-    } catch (err) {
-      if (!(err instanceof WireError)) throw err;
-      sendMessage({
-        id,
-        error: { code: JSONRPC_ERROR_CODES.Internal, message: err.message, data: { nodeCode: null } },
-      });
-    }
-  }
-
-  function handleRequest(id: number | string, method: string, params: unknown): void {
-    const handler = requestHandlers.get(method);
-    if (!handler) {
-      respond(id, {
-        error: {
-          code: JSONRPC_ERROR_CODES.MethodNotFound,
-          message: `Method not found: ${method}`,
-          data: { nodeCode: null },
-        },
-      });
-      return;
-    }
-    const controller = new AbortController();
-    const key = String(id);
-    inflight.set(key, controller);
-    Promise.resolve()
-      .then(() => handler(params, { signal: controller.signal }))
-      .then(
-        (result) => {
-          if (inflight.get(key) === controller) inflight.delete(key);
-          respond(id, { result: result === undefined ? null : result });
-        },
-        (err: unknown) => {
-          if (inflight.get(key) === controller) inflight.delete(key);
-          respond(id, { error: toJsonRpcError(err) });
-        },
-      );
-  }
-
   function handleMessage(message: JsonRpcMessage): void {
     switch (message.kind) {
       case 'request':
-        handleRequest(message.id, message.method, message.params);
+        responder.handle(message.id, message.method, message.params);
         return;
       case 'notification': {
         if (message.method === 'rpc.cancel') {
-          const id = (message.params as { id?: unknown } | undefined)?.id;
-          if (typeof id === 'number' || typeof id === 'string') inflight.get(String(id))?.abort();
+          responder.cancel((message.params as { id?: unknown } | undefined)?.id);
           return;
         }
         notificationHandlers.get(message.method)?.(message.params);
@@ -302,7 +179,7 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
         stats.ignoredHandshakes++;
         continue;
       }
-      onAck(frame.ack);
+      unacked.acked(frame.ack);
       if (highestReceived === 0 || relaySeqAfter(frame.seq, highestReceived)) highestReceived = frame.seq;
       if (frame.type === RelayFrameType.KeepAlive) {
         stats.accepted++;
@@ -342,13 +219,13 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
     request(method, params, requestOptions = {}) {
       if (disposedWith) return Promise.reject(disposedWith);
       const signal = requestOptions.signal;
-      if (signal?.aborted) return Promise.reject(new LinkError('CANCELLED', `request ${method} was aborted`));
+      if (signal?.aborted) return Promise.reject(new LinkError('ORCA_WIRE_CANCELLED', `request ${method} was aborted`));
       const id = nextId++;
       return new Promise<unknown>((resolve, rejectPromise) => {
         const onAbort = () => {
           if (!pending.delete(id)) return;
           entry.cleanup();
-          rejectPromise(new LinkError('CANCELLED', `request ${method} was aborted`));
+          rejectPromise(new LinkError('ORCA_WIRE_CANCELLED', `request ${method} was aborted`));
           sendMessage({ method: 'rpc.cancel', params: { id } });
         };
         const entry: Pending = {
@@ -357,11 +234,11 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
           timer: clock.setTimeout(() => {
             if (!pending.delete(id)) return;
             entry.cleanup();
-            rejectPromise(new LinkError('TIMEOUT', `request ${method} timed out`));
+            rejectPromise(new LinkError('ORCA_WIRE_TIMEOUT', `request ${method} timed out`));
             sendMessage({ method: 'rpc.cancel', params: { id } });
             consecutiveTimeouts++;
             if (consecutiveTimeouts >= deadAfterTimeouts) {
-              fail('CONNECTION_LOST', `${consecutiveTimeouts} consecutive relay requests timed out`);
+              fail('ORCA_WIRE_CONNECTION_LOST', `${consecutiveTimeouts} consecutive relay requests timed out`);
             }
           }, requestOptions.timeoutMs ?? requestTimeoutMs),
           cleanup: () => {
@@ -384,7 +261,7 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
       sendMessage(params === undefined ? { method } : { method, params });
     },
     onRequest(method, handler) {
-      requestHandlers.set(method, handler);
+      responder.onRequest(method, handler);
     },
     onNotification(method, handler) {
       notificationHandlers.set(method, handler);
@@ -409,7 +286,7 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
       disposeCallbacks.push(cb);
     },
     dispose() {
-      fail('DISPOSED', 'relay channel disposed');
+      fail('ORCA_WIRE_DISPOSED', 'relay channel disposed');
     },
     get disposed() {
       return disposedWith !== undefined;

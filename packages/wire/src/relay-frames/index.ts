@@ -13,17 +13,19 @@
  */
 export { createManualClock, systemClock, type WireClock } from '../clock.ts';
 export { RELAY_PROTOCOL_VERSION } from '../compat/versions.ts';
-export { WireError, type WireErrorCode } from '../errors.ts';
+export { WIRE_ERROR_CODES, WireError, type WireErrorCode } from '../errors.ts';
 export { RELAY_LIMITS } from '../limits.ts';
-export {
-  createRelayChannel,
-  type ReceivePolicy,
-  type RelayChannel,
-  type RelayChannelOptions,
-  type RelayChannelRejectReason,
-  type RelayChannelStats,
-  type RelayRequestOptions,
-} from './channel.ts';
+export { RECEIVE_POLICIES, type ReceivePolicy } from '../receive-policy.ts';
+export { createRelayChannel } from './channel.ts';
+export type {
+  NotificationHandler,
+  RelayChannel,
+  RelayChannelOptions,
+  RelayChannelRejectReason,
+  RelayChannelStats,
+  RelayRequestOptions,
+  RequestHandler,
+} from './channel-types.ts';
 export {
   RELAY_REJECT_REASONS,
   type RelayDecodeResult,
@@ -47,6 +49,7 @@ export {
   errnoOf,
   fromJsonRpcError,
   JSONRPC_ERROR_CODES,
+  LINK_ERROR_CODES,
   LinkError,
   type LinkErrorCode,
   NODE_CODE_TABLE,

@@ -3,6 +3,8 @@ import {
   errnoOf,
   fromJsonRpcError,
   JSONRPC_ERROR_CODES,
+  LINK_ERROR_CODES,
+  LinkError,
   NODE_CODE_TABLE,
   RemoteError,
   toJsonRpcError,
@@ -45,6 +47,15 @@ describe('toJsonRpcError / fromJsonRpcError', () => {
     expect(fromJsonRpcError(toJsonRpcError(new Error('plain'))).nodeCode).toBeNull();
     expect(fromJsonRpcError({ code: -32000, message: 'legacy' }).nodeCode).toBeUndefined();
     expect(fromJsonRpcError({ code: -32000, message: 'legacy', data: { other: 1 } }).nodeCode).toBeUndefined();
+  });
+
+  it('a rethrown link error crosses with its bare legacy code, whatever its JS code', () => {
+    expect(LINK_ERROR_CODES.map((code) => toJsonRpcError(new LinkError(code, 'lost')))).toEqual([
+      { code: -32000, message: 'lost', data: { nodeCode: 'CONNECTION_LOST' } },
+      { code: -32000, message: 'lost', data: { nodeCode: 'DISPOSED' } },
+      { code: -32000, message: 'lost', data: { nodeCode: 'TIMEOUT' } },
+      { code: -32000, message: 'lost', data: { nodeCode: 'CANCELLED' } },
+    ]);
   });
 
   it('pins the error-number tables (append only)', () => {

@@ -1,4 +1,4 @@
-import { WireError } from '../errors.ts';
+import { WireError, type WireErrorCode } from '../errors.ts';
 
 /** JSON-RPC error numbers used on the relay link. Numbers are permanent. */
 export const JSONRPC_ERROR_CODES = {
@@ -37,13 +37,41 @@ export function canonicalNodeCode(rpcCode: number): string | undefined {
   return undefined;
 }
 
-/** Why a relay link failed a call. */
-export type LinkErrorCode = 'CONNECTION_LOST' | 'DISPOSED' | 'TIMEOUT' | 'CANCELLED';
+/** Why a relay link failed a call (a subset of `WIRE_ERROR_CODES`). */
+export const LINK_ERROR_CODES = [
+  'ORCA_WIRE_CONNECTION_LOST',
+  'ORCA_WIRE_DISPOSED',
+  'ORCA_WIRE_TIMEOUT',
+  'ORCA_WIRE_CANCELLED',
+] as const satisfies readonly WireErrorCode[];
 
-/** A call that failed because of the link, not the remote handler. */
+/** One of {@link LINK_ERROR_CODES}. */
+export type LinkErrorCode = (typeof LINK_ERROR_CODES)[number];
+
+/**
+ * The bare code each link error had before the `ORCA_WIRE_` prefix. Only {@link toJsonRpcError}
+ * uses it: a handler that rethrows a link error sends this as `nodeCode`, as it always did.
+ */
+const LEGACY_LINK_NODE_CODES: Readonly<Record<LinkErrorCode, string>> = {
+  ORCA_WIRE_CONNECTION_LOST: 'CONNECTION_LOST',
+  ORCA_WIRE_DISPOSED: 'DISPOSED',
+  ORCA_WIRE_TIMEOUT: 'TIMEOUT',
+  ORCA_WIRE_CANCELLED: 'CANCELLED',
+};
+
+/**
+ * A call that failed because of the link, not the remote handler.
+ *
+ * @example
+ * try { await channel.request('guestfs.stat', { path }); } catch (e) { if (e instanceof LinkError && e.code === 'ORCA_WIRE_TIMEOUT') … }
+ */
 export class LinkError extends WireError {
   declare readonly code: LinkErrorCode;
-  constructor(code: LinkErrorCode, message: string = code, options: { cause?: unknown } = {}) {
+  constructor(
+    code: LinkErrorCode,
+    message: string,
+    options: { cause?: unknown; context?: Record<string, unknown> } = {},
+  ) {
     super(code, message, options);
     this.name = 'LinkError';
   }
@@ -100,7 +128,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function toJsonRpcError(err: unknown): { code: number; message: string; data?: unknown } {
   const record = typeof err === 'object' && err !== null ? (err as Record<string, unknown>) : {};
   const rawCode = record.code;
-  const nodeCode = typeof rawCode === 'string' ? rawCode : null;
+  // Why: the prefix is a JS rename; peers of other versions still receive the bare link code.
+  const nodeCode =
+    err instanceof LinkError ? LEGACY_LINK_NODE_CODES[err.code] : typeof rawCode === 'string' ? rawCode : null;
   let code: number = JSONRPC_ERROR_CODES.ServerError;
   if (typeof rawCode === 'number' && Number.isInteger(rawCode)) code = rawCode;
   else if (nodeCode !== null && Object.hasOwn(NODE_CODE_TABLE, nodeCode)) {

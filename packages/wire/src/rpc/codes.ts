@@ -25,15 +25,12 @@ export type RpcErrorCode = keyof typeof RPC_ERROR_CODES;
 /** Shape of every RPC error code. */
 export const RPC_CODE_PATTERN = /^[a-z][a-z0-9_]*$/;
 
-/** Codes a handler may throw that reach the client unchanged, by default. */
+/**
+ * Codes a handler may throw (as its `code`) that reach the client unchanged, by default: the
+ * terminal stream's own. An application adds its protocol codes through `passThroughCodes` (the
+ * host passes its `REFUSAL_CODES`); wire knows none of them.
+ */
 export const DEFAULT_PASS_THROUGH_CODES = [
-  'timeout',
-  'terminal_handle_stale',
   'terminal_stream_limit_exceeded',
   'binary_terminal_stream_required',
-  'agent_prompt_blocked',
-  'terminal_guard_permission',
-  'terminal_guard_no_agent',
-  'terminal_guard_not_writable',
-  'hook_blocked',
 ] as const;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createManualClock } from '../clock.ts';
-import { RPC_ERROR_CODES } from './codes.ts';
+import { DEFAULT_PASS_THROUGH_CODES, RPC_ERROR_CODES } from './codes.ts';
 import { createDispatcher, defineMethod } from './dispatcher.ts';
 import { KEEPALIVE, parseResponse, type RpcResponse } from './envelope.ts';
 import { InvalidArgumentError, RpcError } from './errors.ts';
@@ -26,7 +26,8 @@ const methods = [
     handler: ({ kind }) => {
       if (kind === 'zod') z.number().parse('x');
       if (kind === 'invalid') throw new InvalidArgumentError('bad thing');
-      if (kind === 'code') throw Object.assign(new Error('stale'), { code: 'terminal_handle_stale' });
+      if (kind === 'code') throw Object.assign(new Error('busy'), { code: 'terminal_stream_limit_exceeded' });
+      if (kind === 'app-code') throw Object.assign(new Error('stale'), { code: 'terminal_handle_stale' });
       if (kind === 'message') throw new Error('agent_prompt_blocked');
       if (kind === 'rpc') throw new RpcError('forbidden', 'no', { data: { why: 1 } });
       if (kind === 'other-code') throw Object.assign(new Error('nope'), { code: 'ENOENT' });
@@ -116,14 +117,31 @@ describe('createDispatcher', () => {
       ((await call({ id: 'e', method: 'throws', params: { kind } })) as { error: unknown }).error;
     expect(await code('zod')).toMatchObject({ code: 'invalid_argument' });
     expect(await code('invalid')).toEqual({ code: 'invalid_argument', message: 'bad thing' });
-    expect(await code('code')).toEqual({ code: 'terminal_handle_stale', message: 'stale' });
-    expect(await code('message')).toEqual({ code: 'agent_prompt_blocked', message: 'agent_prompt_blocked' });
+    expect(await code('code')).toEqual({ code: 'terminal_stream_limit_exceeded', message: 'busy' });
+    expect(await code('app-code')).toEqual({ code: 'runtime_error', message: 'stale' });
+    expect(await code('message')).toEqual({ code: 'runtime_error', message: 'agent_prompt_blocked' });
     expect(await code('rpc')).toEqual({ code: 'forbidden', message: 'no', data: { why: 1 } });
     expect(await code('other-code')).toEqual({ code: 'runtime_error', message: 'nope' });
     expect(await code('plain')).toEqual({ code: 'runtime_error', message: 'kaput' });
     expect(await call({ id: 'b', method: 'badschema', params: { a: 'x' } })).toMatchObject({
       error: { code: 'invalid_argument' },
     });
+  });
+
+  it("an application's codes pass through only when it lists them; a message is never read as a code", async () => {
+    expect(DEFAULT_PASS_THROUGH_CODES).toEqual(['terminal_stream_limit_exceeded', 'binary_terminal_stream_required']);
+    const app = createDispatcher({
+      runtimeId: 'rt-1',
+      methods,
+      passThroughCodes: [...DEFAULT_PASS_THROUGH_CODES, 'terminal_handle_stale', 'agent_prompt_blocked'],
+    });
+    const code = async (kind: string) =>
+      ((await app.dispatch(JSON.stringify({ id: 'e', method: 'throws', params: { kind } }))) as { error: unknown })
+        .error;
+    expect(await code('app-code')).toEqual({ code: 'terminal_handle_stale', message: 'stale' });
+    expect(await code('code')).toEqual({ code: 'terminal_stream_limit_exceeded', message: 'busy' });
+    expect(await code('message')).toEqual({ code: 'runtime_error', message: 'agent_prompt_blocked' });
+    expect(await code('other-code')).toEqual({ code: 'runtime_error', message: 'nope' });
   });
 
   it('streams events, then a final envelope; keepalives every 10 s on long-polls; runtime_busy over 16', async () => {

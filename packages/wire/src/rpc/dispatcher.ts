@@ -49,6 +49,10 @@ export interface DispatcherOptions {
   runtimeId: string | null;
   // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous method list needs each entry's own params type.
   methods: ReadonlyArray<MethodDefinition<any>>;
+  /**
+   * Handler error `code`s sent to the client unchanged (default {@link DEFAULT_PASS_THROUGH_CODES};
+   * passing a list replaces it). Any other error is `runtime_error` with its message.
+   */
   passThroughCodes?: readonly string[];
   maxRequestBytes?: number;
   clock?: WireClock;
@@ -116,7 +120,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
     const message = err instanceof Error ? err.message : String(err);
     if (typeof code === 'string' && passThrough.has(code)) return failure(id, code, message, runtimeId);
-    if (passThrough.has(message)) return failure(id, message, message, runtimeId);
+    // Why: a message is never read as a code; an error that wants its code kept carries it in `code`.
     return failure(id, 'runtime_error', message, runtimeId);
   }
 

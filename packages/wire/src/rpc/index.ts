@@ -11,6 +11,7 @@
  * const envelope = await dispatcher.dispatch('{"id":"1","method":"terminal.show","params":{"handle":"t1"}}');
  */
 
+export { WIRE_ERROR_CODES, WireError, type WireErrorCode } from '../errors.ts';
 export { RPC_LIMITS } from '../limits.ts';
 export { DEFAULT_PASS_THROUGH_CODES, RPC_CODE_PATTERN, RPC_ERROR_CODES, type RpcErrorCode } from './codes.ts';
 export {
@@ -34,4 +35,4 @@ export {
   streamEvent,
   success,
 } from './envelope.ts';
-export { InvalidArgumentError, RpcError } from './errors.ts';
+export { InvalidArgumentError, RpcError, type RpcErrorOptions } from './errors.ts';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createTerminalClient } from './client.ts';
 import { encodeFrame } from './frame.ts';
-import { encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
+import { encodeJsonPayload } from './json-payload.ts';
 import { Opcode } from './opcodes.ts';
 import { buildSnapshotMeta } from './snapshot-meta.ts';
+import { encodeTextPayload } from './text-codec.ts';
 
 function subscribedClient(maxSnapshotBytes?: number) {
   const sent: number[] = [];

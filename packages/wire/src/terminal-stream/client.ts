@@ -1,97 +1,17 @@
-import { systemClock, type WireClock } from '../clock.ts';
+import { systemClock } from '../clock.ts';
 import { TERMINAL_LIMITS } from '../limits.ts';
-import { type ClientType, defaultRequest, type Grant, grantFromEcho, NO_GRANT } from './capabilities.ts';
+import { defaultRequest, type Grant, grantFromEcho } from './capabilities.ts';
+import { type ClientStream, newClientStream } from './client-stream.ts';
+import type { TerminalClient, TerminalClientOptions } from './client-types.ts';
 import { AckBatcher } from './flow-control.ts';
-import { decodeFrameView, encodeFrame, type FrameRejectReason, ReceiveCounter, type ReceiveStats } from './frame.ts';
-import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
+import { decodeFrameView, encodeFrame, type FrameRejectReason, ReceiveCounter } from './frame.ts';
+import { decodeJsonPayload, encodeJsonPayload } from './json-payload.ts';
 import { Opcode, opcodeInfo } from './opcodes.ts';
 import { classifyOutput } from './output.ts';
 import { fitViewport, parseMetadata, parseOutputSpan, parseResized, parseTerminalEvent } from './payloads.ts';
-import type { ReceivePolicy } from './policy.ts';
+import { applySnapshotFrame } from './snapshot-assembly.ts';
 import { parseSnapshotMeta, type SnapshotMeta } from './snapshot-meta.ts';
-
-/** How a client applies a snapshot. */
-export type SnapshotRoute = 'initial' | 'request' | 'recovery';
-
-/** What a client reports for one stream. */
-export interface TerminalStreamSink {
-  /** Fires when the initial snapshot has been applied (not at the `subscribed` event). */
-  onSubscribed?(info: { streamId: number; cols: number; rows: number; capabilities: readonly string[] }): void;
-  /** Output to render, in order, never twice. */
-  onOutput?(text: string): void;
-  /** A complete snapshot; `recovery` is applied after a clear-screen. */
-  onSnapshot?(snapshot: { route: SnapshotRoute; meta: SnapshotMeta; data: string }): void;
-  onError?(message: string): void;
-  onEnd?(): void;
-  /** The host refused input (needs the `writeUnavailable` grant). */
-  onWriteUnavailable?(): void;
-  /** The host's geometry changed (Resized frame). */
-  onResized?(resized: { cols: number; rows: number; displayMode: string; reason: string }): void;
-  /** The pane's metadata changed (Metadata frame). */
-  onMetadata?(metadata: { cwd: string }): void;
-}
-
-/** Options of {@link createTerminalClient}. */
-export interface TerminalClientOptions {
-  send(bytes: Uint8Array): boolean | undefined;
-  /** Starts the streaming RPC `terminal.multiplex`; its events come back through `handleEvent`. */
-  call(method: string, params: Record<string, unknown>): Promise<unknown> | undefined;
-  type: ClientType;
-  clientId?: string;
-  /** Default `'close'` for desktop, `'drop'` for mobile. */
-  policy?: ReceivePolicy;
-  clock?: WireClock;
-  maxSnapshotBytes?: number;
-}
-
-/** The client side of `terminal.multiplex`. */
-export interface TerminalClient {
-  subscribe(options: {
-    terminal: string;
-    viewport?: { cols: number; rows: number };
-    sink?: TerminalStreamSink;
-  }): number;
-  unsubscribe(streamId: number): void;
-  input(streamId: number, text: string): boolean;
-  resize(streamId: number, cols: number, rows: number): boolean;
-  claimViewport(streamId: number, cols: number, rows: number): boolean;
-  /** `false` (and no frame) without the `outputPause` grant. */
-  setOutputPaused(streamId: number, paused: boolean): boolean;
-  requestSnapshot(streamId: number, options?: { scrollbackRows?: number }): boolean;
-  receive(bytes: Uint8Array): void;
-  handleEvent(event: unknown): void;
-  /** The connection dropped: discard all stream state (a reconnect re-subscribes from scratch). */
-  drop(): void;
-  stats(): ReceiveStats & { errors: string[] };
-}
-
-interface Assembly {
-  route: SnapshotRoute;
-  meta: SnapshotMeta;
-  parts: string[];
-  bytes: number;
-}
-
-interface ClientStream {
-  id: number;
-  terminal: string;
-  viewport: { cols: number; rows: number } | undefined;
-  sink: TerminalStreamSink;
-  sent: boolean;
-  grant: Grant;
-  generation: string | undefined;
-  subscribed: { cols: number; rows: number } | undefined;
-  initialDone: boolean;
-  expected: number | undefined;
-  resyncPending: boolean;
-  awaitingRequests: number;
-  assembly: Assembly | undefined;
-  receivedBytes: number;
-  paused: boolean;
-  /** Set by `terminal_stream_limit_exceeded`: the `end` that follows schedules a retry. */
-  retryOnEnd: boolean;
-  retryDelayMs: number;
-}
+import { decodeTextPayload, encodeTextPayload } from './text-codec.ts';
 
 /**
  * Creates the client side of `terminal.multiplex`.
@@ -182,39 +102,17 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
   }
 
   function onSnapshotFrame(s: ClientStream, opcode: number, payload: Uint8Array, startMeta?: SnapshotMeta) {
-    if (startMeta) {
-      const route: SnapshotRoute =
-        startMeta.requestId !== undefined || s.awaitingRequests > 0
-          ? 'request'
-          : !s.initialDone
-            ? 'initial'
-            : 'recovery';
-      s.assembly = { route, meta: startMeta, parts: [], bytes: 0 };
-      return;
-    }
-    const a = s.assembly;
-    if (!a) return;
-    if (opcode === Opcode.SnapshotChunk) {
-      a.bytes += payload.byteLength;
-      a.parts.push(decodeTextPayload(payload));
-      if (a.bytes > maxSnapshotBytes) {
-        // Why: an incomplete snapshot is never applied; an oversize one is discarded whole.
-        s.assembly = undefined;
-        if (a.route === 'initial') fail(`initial snapshot over ${maxSnapshotBytes} bytes`);
-      }
-      return;
-    }
-    s.assembly = undefined;
-    if (a.route === 'request' && s.awaitingRequests > 0) s.awaitingRequests--;
-    if (a.route !== 'request' || a.meta.requestId === undefined) s.resyncPending = false;
-    if (typeof a.meta.seq === 'number') s.expected = a.meta.seq;
-    s.sink.onSnapshot?.({ route: a.route, meta: a.meta, data: a.parts.join('') });
-    if (a.route === 'initial' && !s.initialDone) {
+    const step = applySnapshotFrame(s, opcode, payload, startMeta, maxSnapshotBytes);
+    if (step.kind === 'oversize' && step.route === 'initial') fail(`initial snapshot over ${maxSnapshotBytes} bytes`);
+    if (step.kind !== 'complete') return;
+    const { snapshot } = step;
+    s.sink.onSnapshot?.(snapshot);
+    if (snapshot.route === 'initial' && !s.initialDone) {
       s.initialDone = true;
       s.sink.onSubscribed?.({
         streamId: s.id,
-        cols: s.subscribed?.cols ?? a.meta.cols,
-        rows: s.subscribed?.rows ?? a.meta.rows,
+        cols: s.subscribed?.cols ?? snapshot.meta.cols,
+        rows: s.subscribed?.rows ?? snapshot.meta.rows,
         capabilities: s.grant.capabilities,
       });
     }
@@ -235,25 +133,7 @@ export function createTerminalClient(options: TerminalClientOptions): TerminalCl
   return {
     subscribe({ terminal, viewport, sink = {} }) {
       if (connection === 'closed') connection = 'idle';
-      const s: ClientStream = {
-        id: nextStreamId++,
-        terminal,
-        viewport,
-        sink,
-        sent: false,
-        grant: NO_GRANT,
-        generation: undefined,
-        subscribed: undefined,
-        initialDone: false,
-        expected: undefined,
-        resyncPending: false,
-        awaitingRequests: 0,
-        assembly: undefined,
-        receivedBytes: 0,
-        paused: false,
-        retryOnEnd: false,
-        retryDelayMs: TERMINAL_LIMITS.subscribeRetryInitialMs,
-      };
+      const s = newClientStream(nextStreamId++, terminal, viewport, sink);
       streams.set(s.id, s);
       if (connection === 'ready') sendSubscribe(s);
       else if (connection === 'idle') connect();

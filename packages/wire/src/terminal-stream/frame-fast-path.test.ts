@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TERMINAL_LIMITS } from '../limits.ts';
 import { decodeFrame, decodeFrameView, encodeFrame, encodeTextFrame } from './frame.ts';
-import { encodeTextPayload } from './json-payload.ts';
+import { encodeTextPayload } from './text-codec.ts';
 
 /** Text with astral characters, lone surrogates and multi-byte code points. */
 const textArb = fc.oneof(

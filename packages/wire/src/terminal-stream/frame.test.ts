@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { TERMINAL_LIMITS } from '../limits.ts';
 import { negotiate } from './capabilities.ts';
 import { createFrameDecoder, decodeFrame, encodeFrame, FRAME_REJECT_REASONS } from './frame.ts';
-import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload } from './json-payload.ts';
+import { decodeJsonPayload, encodeJsonPayload } from './json-payload.ts';
 import { KNOWN_OPCODES, OPCODE_INFO, Opcode } from './opcodes.ts';
+import { decodeTextPayload } from './text-codec.ts';
 
 const _ungated = [...KNOWN_OPCODES].filter((o) => !OPCODE_INFO[o as keyof typeof OPCODE_INFO].gate);
 const full = negotiate(
@@ -211,9 +212,5 @@ describe('JSON payload limits', () => {
     for (let i = 0; i < 40; i++) deep = [deep];
     expect(() => encodeJsonPayload(deep)).toThrow(expect.objectContaining({ code: 'ORCA_WIRE_JSON_LIMIT' }));
     expect(new TextDecoder().decode(encodeJsonPayload({ a: undefined, b: 1 }))).toBe('{"b":1}');
-  });
-
-  it('text payloads decode bad UTF-8 to U+FFFD', () => {
-    expect(decodeTextPayload(Uint8Array.of(0x61, 0xff))).toBe('a\uFFFD');
   });
 });

@@ -1,5 +1,6 @@
 import type { WireClock } from '../clock.ts';
 import { SNAPSHOT_BUDGETS, TERMINAL_LIMITS } from '../limits.ts';
+import type { ReceivePolicy } from '../receive-policy.ts';
 import type { SerializedScreen, TerminalBackend, TerminalPort } from './backend.ts';
 import { type ClientType, echoOf, type Grant, negotiate } from './capabilities.ts';
 import { FlowControl } from './flow-control.ts';
@@ -12,7 +13,7 @@ import {
   ReceiveCounter,
   type ReceiveStats,
 } from './frame.ts';
-import { decodeJsonPayload, decodeTextPayload, encodeJsonPayload } from './json-payload.ts';
+import { decodeJsonPayload, encodeJsonPayload } from './json-payload.ts';
 import { Opcode, opcodeInfo } from './opcodes.ts';
 import { splitOutput } from './output.ts';
 import {
@@ -23,8 +24,8 @@ import {
   parseViewport,
   readableStreamId,
 } from './payloads.ts';
-import type { ReceivePolicy } from './policy.ts';
 import { buildSnapshotMeta } from './snapshot-meta.ts';
+import { decodeTextPayload } from './text-codec.ts';
 
 /** Options of {@link createTerminalHost}. */
 export interface TerminalHostOptions {

@@ -8,8 +8,9 @@
  * const id = client.subscribe({ terminal: 'pane-1', sink: { onOutput: (t) => xterm.write(t) } });
  */
 export { createManualClock, systemClock, type WireClock } from '../clock.ts';
-export { WireError, type WireErrorCode } from '../errors.ts';
+export { WIRE_ERROR_CODES, WireError, type WireErrorCode } from '../errors.ts';
 export { SNAPSHOT_BUDGETS, TERMINAL_LIMITS } from '../limits.ts';
+export { RECEIVE_POLICIES, type ReceivePolicy } from '../receive-policy.ts';
 export type { SerializedScreen, TerminalBackend, TerminalPort } from './backend.ts';
 export {
   CAPABILITIES,
@@ -27,13 +28,8 @@ export {
   NO_GRANT,
   negotiate,
 } from './capabilities.ts';
-export {
-  createTerminalClient,
-  type SnapshotRoute,
-  type TerminalClient,
-  type TerminalClientOptions,
-  type TerminalStreamSink,
-} from './client.ts';
+export { createTerminalClient } from './client.ts';
+export type { TerminalClient, TerminalClientOptions, TerminalStreamSink } from './client-types.ts';
 export { AckBatcher, FlowControl, type FlowDecision } from './flow-control.ts';
 export {
   createFrameDecoder,
@@ -50,7 +46,7 @@ export {
   type TerminalFrame,
 } from './frame.ts';
 export { createTerminalHost, type TerminalHost, type TerminalHostOptions } from './host.ts';
-export { decodeJsonPayload, decodeTextPayload, encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
+export { decodeJsonPayload, encodeJsonPayload } from './json-payload.ts';
 export {
   type FrameDirection,
   KNOWN_OPCODES,
@@ -77,5 +73,6 @@ export {
   type SubscribePayload,
   type TerminalEvent,
 } from './payloads.ts';
-export { RECEIVE_POLICIES, type ReceivePolicy } from './policy.ts';
+export type { AssembledSnapshot, SnapshotRoute } from './snapshot-assembly.ts';
 export { buildSnapshotMeta, parseSnapshotMeta, type SnapshotMeta, type SnapshotMetaInput } from './snapshot-meta.ts';
+export { decodeTextPayload, encodeTextPayload } from './text-codec.ts';

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import type { ReceivePolicy } from '../receive-policy.ts';
 import type { TerminalBackend, TerminalPort } from './backend.ts';
-import { createTerminalClient, type TerminalStreamSink } from './client.ts';
+import { createTerminalClient } from './client.ts';
+import type { TerminalStreamSink } from './client-types.ts';
 import { decodeFrame, encodeFrame } from './frame.ts';
 import { createTerminalHost, type TerminalHost } from './host.ts';
-import { encodeJsonPayload, encodeTextPayload } from './json-payload.ts';
+import { encodeJsonPayload } from './json-payload.ts';
 import { OPCODE_INFO, Opcode } from './opcodes.ts';
-import type { ReceivePolicy } from './policy.ts';
+import { encodeTextPayload } from './text-codec.ts';
 
 class FakePort implements TerminalPort {
   cols = 120;
