@@ -57,6 +57,16 @@ export const SHUTDOWN_PTY_GRACE_MS = 1_000;
 export const HOOK_TOKEN_BYTES = 16;
 /** Bytes of random token material for the optional TCP RPC listener. */
 export const RPC_TCP_TOKEN_BYTES = 24;
+/** Bytes of random material of a one-time web pairing code (base64url, 24 chars). */
+export const WEB_PAIRING_CODE_BYTES = 18;
+/** Bytes of random material of a web session's secret (base64url, 43 chars). */
+export const WEB_SESSION_SECRET_BYTES = 32;
+/** The WebSocket subprotocol of the web client; credentials ride beside it as `orca.pair.CODE` / `orca.session.TOKEN`. */
+export const WEB_SUBPROTOCOL = 'orca.v1';
+/** Path of the web server's WebSocket endpoint. */
+export const WEB_SOCKET_PATH = '/ws';
+/** Largest WebSocket message the web server accepts (bytes). */
+export const WEB_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** Upper bound on how long `orca demo` may run before it gives up (ms). */
 export const DEMO_TIMEOUT_MS = 120_000;

@@ -12,6 +12,7 @@ export const HOST_ERROR_CODES = [
   'ORCA_HOST_DEMO',
   'ORCA_HOST_AUTH',
   'ORCA_HOST_LISTEN',
+  'ORCA_HOST_WEB',
 ] as const;
 
 /** One of {@link HOST_ERROR_CODES}. */

@@ -10,9 +10,11 @@ export interface WireClock {
 export const systemClock: WireClock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => {
-    const handle = setTimeout(fn, ms);
+    // Why: `unknown`, so this typechecks with the DOM's number handles as well as Node's objects.
+    const handle: unknown = setTimeout(fn, ms);
     // Why: a pending keepalive or timeout must not keep a finished process alive.
-    if (typeof handle === 'object' && handle !== null && 'unref' in handle) handle.unref();
+    if (typeof handle === 'object' && handle !== null && 'unref' in handle && typeof handle.unref === 'function')
+      handle.unref();
     return handle;
   },
   clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),

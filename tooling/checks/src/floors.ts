@@ -8,6 +8,7 @@ export const PACKAGE_FLOORS: Readonly<Record<string, number>> = {
   '@orca/command-hooks': 1,
   '@orca/agent-status': 1,
   '@orca/relay': 2,
+  '@orca/web': 2,
   '@orca/host': 3,
 };
 
@@ -24,8 +25,9 @@ export function floorOf(name: string, group: string): number {
 
 /**
  * Narrower rules than the floors where ARCHITECTURE.md names them: `@orca/relay` (floor 2) may
- * import `@orca/wire` and no other floor-1 package.
+ * import `@orca/wire` and no other floor-1 package; so may `@orca/web` (the browser client).
  */
 export const ALLOWED_INTERNAL_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   '@orca/relay': ['@orca/wire'],
+  '@orca/web': ['@orca/wire'],
 };

@@ -12,6 +12,7 @@ import { type CliIo, processIo, reportError, UsageError } from './output.ts';
 import { printableBlock, printableField, terminalSafeJson } from './printable.ts';
 import { addRuntimeCommands } from './runtime-commands.ts';
 import { runStart } from './start.ts';
+import { addWebCommands } from './web-commands.ts';
 
 export type { CliContext, GlobalOptions } from './cli-context.ts';
 
@@ -73,13 +74,24 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
       ).choices(['raw-json-v1', 'form']),
     )
     .option('--listen <addr>', 'also accept RPC clients on 127.0.0.1:PORT (bearer token in <data-dir>/runtime-token)')
-    .action(async (o: { hookPort?: number; hookTransport?: 'form' | 'raw-json-v1'; listen?: string }) => {
-      state.exit = await runStart(io, globals(), o);
-    });
+    .option('--web <addr>', 'serve the browser client and its WebSocket on ADDR:PORT (loopback: 127.0.0.1:PORT)')
+    .option('--web-bind-any', 'allow --web on a non-loopback address (prints a warning)')
+    .action(
+      async (o: {
+        hookPort?: number;
+        hookTransport?: 'form' | 'raw-json-v1';
+        listen?: string;
+        web?: string;
+        webBindAny?: boolean;
+      }) => {
+        state.exit = await runStart(io, globals(), o);
+      },
+    );
 
   const ctx: CliContext = { io, state, globals };
   addRuntimeCommands(program, ctx);
   addCommandHooksCommands(program, ctx);
+  addWebCommands(program, ctx);
 
   const hooks = program.command('hooks').description('managed agent hooks');
   hooks

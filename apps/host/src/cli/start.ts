@@ -6,9 +6,13 @@ import { startRuntimeServer } from '../rpc/runtime-server.ts';
 import type { RpcSocketServer } from '../rpc/socket-server.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
 import { type RuntimeTokenFile, writeRuntimeTokenFile } from '../runtime/token-file.ts';
+import { webAdminMethods } from '../web/web-admin-methods.ts';
+import { findWebAssets } from '../web/web-assets.ts';
+import { startWebServer, type WebServer } from '../web/web-server.ts';
 import type { GlobalOptions } from './cli-context.ts';
 import { type CliIo, UsageError } from './output.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
+import { parseWebAddress, type WebAddress } from './web-address.ts';
 
 /** Publishes the TCP token in `<data-dir>/runtime-token`; a failure stops the host it belongs to. */
 function publishToken(host: Host, token: string): RuntimeTokenFile {
@@ -19,15 +23,22 @@ function publishToken(host: Host, token: string): RuntimeTokenFile {
 async function startServedHost(
   o: Parameters<typeof createHost>[0],
   listen: { port: number; token: string } | undefined,
-): Promise<{ host: Host; server: RpcSocketServer; tokenFile: RuntimeTokenFile | null }> {
+  web: { address: WebAddress; assets: string } | undefined,
+): Promise<{ host: Host; server: RpcSocketServer; tokenFile: RuntimeTokenFile | null; web: WebServer | null }> {
   const host = await createHost(o);
   let server: RpcSocketServer | null = null;
+  let webServer: WebServer | null = null;
   try {
-    server = await startRuntimeServer(host, listen ? { tcp: listen } : {});
+    server = await startRuntimeServer(host, {
+      ...(listen ? { tcp: listen } : {}),
+      extraMethods: () => webAdminMethods(() => webServer),
+    });
+    if (web) webServer = await startWebServer({ host, bind: web.address, assets: web.assets });
     // Why: the token is never printed or logged; it goes to a 0600 file the ready line names.
     const tokenFile = listen ? publishToken(host, listen.token) : null;
-    return { host, server, tokenFile };
+    return { host, server, tokenFile, web: webServer };
   } catch (error) {
+    await webServer?.close().catch(() => undefined);
     await server?.close().catch(() => undefined);
     await host.stop().catch(() => undefined);
     throw error;
@@ -38,7 +49,7 @@ async function startServedHost(
 export async function runStart(
   io: CliIo,
   globals: GlobalOptions,
-  o: { hookPort?: number; hookTransport?: 'form' | 'raw-json-v1'; listen?: string },
+  o: { hookPort?: number; hookTransport?: 'form' | 'raw-json-v1'; listen?: string; web?: string; webBindAny?: boolean },
 ): Promise<number> {
   const dataDir = resolveDataDir({ flag: globals.dataDir });
   let listen: { port: number; token: string } | undefined;
@@ -48,6 +59,16 @@ export async function runStart(
       throw new UsageError(`--listen expects 127.0.0.1:PORT, got ${printableField(o.listen)}`);
     listen = { port: Number(match[1]), token: randomBytes(RPC_TCP_TOKEN_BYTES).toString('hex') };
   }
+  if (o.webBindAny === true && o.web === undefined) throw new UsageError('--web-bind-any needs --web ADDR:PORT');
+  // Why: both checked before the host starts, so a bad address or unbuilt client changes nothing.
+  const web =
+    o.web !== undefined
+      ? { address: parseWebAddress(o.web, o.webBindAny === true), assets: findWebAssets() }
+      : undefined;
+  if (web && !web.address.loopback)
+    io.err(
+      `orca: warning: --web-bind-any: the web client and its terminals are reachable from other machines on ${printableField(o.web ?? '')}; anyone holding the pairing URL controls your agents`,
+    );
   // Why: listening from the first moment: a SIGTERM during startup stops the host once it is up
   // (releasing runtime.json) instead of killing the process with its claim in place.
   let stopRequested = false;
@@ -75,12 +96,14 @@ export async function runStart(
         ...(o.hookTransport ? { hookTransport: o.hookTransport } : {}),
       },
       listen,
+      web,
     );
   } catch (error) {
     unlisten();
     throw error;
   }
-  const { host, server, tokenFile } = served;
+  const { host, server, tokenFile, web: webServer } = served;
+  const webReady = webServer ? { origin: webServer.origin, pairingUrl: webServer.pairingUrl() } : null;
   const tcp =
     tokenFile && server.tcpPort !== null
       ? { url: `ws://127.0.0.1:${server.tcpPort}`, port: server.tcpPort, tokenFile: tokenFile.path }
@@ -91,6 +114,7 @@ export async function runStart(
     hookPort: host.endpoint.port,
     socket: host.paths.socket,
     ...(tcp ? { tcp } : {}),
+    ...(webReady ? { web: webReady } : {}),
   };
   if (!stopRequested)
     io.out(
@@ -98,11 +122,11 @@ export async function runStart(
         ? terminalSafeJson({ ready })
         : `orca host ready: ${printableField(dataDir)} (pid ${process.pid}, hook port ${ready.hookPort})${
             tcp ? `; RPC on ${tcp.url}, token in ${printableField(tcp.tokenFile)}` : ''
-          }`,
+          }${webReady ? `\nopen ${webReady.pairingUrl} (one-time pairing link)` : ''}`,
     );
   await signalled;
   try {
-    await server.close().finally(() => host.stop());
+    await (webServer?.close() ?? Promise.resolve()).finally(() => server.close().finally(() => host.stop()));
   } finally {
     tokenFile?.remove();
   }

@@ -64,6 +64,8 @@ export interface Host {
   createPane(opts: CreatePaneOptions): PaneView;
   listPanes(): PaneView[];
   showPane(handle: string): PaneView;
+  /** Forgets an exited pane and its stored rows; a running pane is refused (`invalid_argument`). */
+  removePane(handle: string): void;
   livePane(handle: string): LivePane;
   send(handle: string, text: string): number;
   /** Guarded, verified prompt delivery (see `dispatchPrompt`): resolves only once submitted. */

@@ -127,6 +127,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     // Why: verdicts computed while shutting down describe the kill, not the agent; the last real one is kept.
     if (stopping) return;
     const at = now();
+    lp.verdictAt = at;
     if (previous?.status === 'working' && verdict.status === 'idle') commandHooks.stop(lp.record);
     store.insertVerdict({
       handle: lp.record.handle,
@@ -261,6 +262,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     createPane: panes.create,
     listPanes: panes.list,
     showPane: panes.show,
+    removePane: panes.remove,
     livePane: panes.live,
     send: injection.send,
     dispatchInject: injection.dispatch,

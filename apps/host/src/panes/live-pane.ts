@@ -28,6 +28,8 @@ export interface LivePane {
   readonly status: PaneStatus;
   exit: PaneExit | null;
   verdict: Verdict | null;
+  /** When the host published {@link verdict} (ms since the epoch), or null before the first. */
+  verdictAt: number | null;
   lastOutputAt: number;
   /** A prompt was injected into the current generation (tui-idle rule). */
   acceptedPrompt: boolean;
@@ -178,6 +180,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     status,
     exit: null,
     verdict: null,
+    verdictAt: null,
     lastOutputAt: opts.now(),
     acceptedPrompt: false,
     lastPromptHookAt: null,

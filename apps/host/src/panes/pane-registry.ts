@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { InvalidArgumentError } from '@orca/wire/rpc';
 import { HostError, refusal } from '../errors.ts';
 import type { GuestRegistry } from '../guests/guests.ts';
 import type { CreatePaneOptions } from '../host/host-types.ts';
@@ -30,6 +31,8 @@ export interface PaneRegistry {
   create(opts: CreatePaneOptions): PaneView;
   list(): PaneView[];
   show(handle: string): PaneView;
+  /** Forgets an exited pane (live registry and store); a running one is refused. */
+  remove(handle: string): void;
   /** The live pane, or the `terminal_handle_stale` refusal. */
   live(handle: string): LivePane;
   byPaneKey(paneKey: string): LivePane | undefined;
@@ -110,6 +113,19 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
       const view = storedView(o.store, handle);
       if (!view) throw refusal('terminal_handle_stale', `no pane ${handle}; run \`orca ls\` to see the panes`);
       return view;
+    },
+    remove(handle) {
+      const pane = live.get(handle);
+      if (pane && !pane.exit)
+        throw new InvalidArgumentError(`pane ${handle} is still running; only an exited pane can be removed`);
+      if (!pane && !o.store.listPanes().some((r) => r.handle === handle))
+        throw refusal('terminal_handle_stale', `no pane ${handle}; run \`orca ls\` to see the panes`);
+      if (pane) {
+        live.delete(handle);
+        byKey.delete(pane.record.paneKey);
+      }
+      o.store.deletePane(handle);
+      o.log.info({ handle }, 'pane removed');
     },
     live: requireLive,
     byPaneKey: (paneKey) => byKey.get(paneKey),

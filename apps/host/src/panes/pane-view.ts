@@ -15,6 +15,8 @@ export interface PaneView {
   status: Verdict['status'];
   isRunningAgent: boolean;
   agentWait?: Verdict['agentWait'];
+  /** When the current verdict was published (ms since the epoch); absent before the first. */
+  changedAt?: number;
   exited?: { code: number | null; signal: number | null; cause: string };
   tail?: string;
 }
@@ -35,6 +37,7 @@ export function livePaneView(pane: LivePane, withTail: boolean): PaneView {
   };
   // Why: an absent agentWait (not evaluated) must stay absent, never become null.
   writeTri(view as unknown as Record<string, unknown>, 'agentWait', readTri(verdict, 'agentWait'));
+  if (pane.verdictAt !== null) view.changedAt = pane.verdictAt;
   if (pane.exit) view.exited = { code: pane.exit.code, signal: pane.exit.signal, cause: 'exit' };
   if (withTail) {
     const rows = pane.screen.renderedRows();

@@ -12,6 +12,7 @@ import type { Host } from '../host/host-types.ts';
 export const HOST_CAPABILITIES = [
   'terminal.create.v1',
   'terminal.show.v1',
+  'terminal.remove.v1',
   'terminal.send.v1',
   'terminal.dispatch.v1',
   'terminal.wait.v1',
@@ -62,6 +63,14 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
     }),
     defineMethod({ name: 'terminal.list', params: null, handler: () => ({ panes: host.listPanes() }) }),
     defineMethod({ name: 'terminal.show', params: z.object({ handle }), handler: (p) => host.showPane(p.handle) }),
+    defineMethod({
+      name: 'terminal.remove',
+      params: z.object({ handle }),
+      handler: (p) => {
+        host.removePane(p.handle);
+        return { removed: p.handle };
+      },
+    }),
     defineMethod({
       name: 'terminal.send',
       params: z.object({ handle, text: z.string() }),

@@ -48,6 +48,23 @@ describe('runtime RPC over runtime.sock', () => {
     await expect(client.call('terminal.send', { handle: 1 })).rejects.toMatchObject({ rpcCode: 'invalid_argument' });
   });
 
+  it('terminal.remove forgets an exited pane and its rows; a running pane or an unknown handle is refused', async () => {
+    const { host, client } = await setup();
+    const running = host.createPane({ argv: ['/bin/sleep', '30'], cwd: '/' });
+    const done = host.createPane({ argv: ['/bin/true'], cwd: '/' });
+    await host.wait(done.handle, 'exit', 10_000);
+    await expect(client.call('terminal.remove', { handle: running.handle })).rejects.toMatchObject({
+      rpcCode: 'invalid_argument',
+      message: `pane ${running.handle} is still running; only an exited pane can be removed`,
+    });
+    expect(await client.call('terminal.remove', { handle: done.handle })).toEqual({ removed: done.handle });
+    expect(host.listPanes().map((p) => p.handle)).toEqual([running.handle]);
+    expect(host.store.verdicts(done.handle)).toEqual([]);
+    await expect(client.call('terminal.remove', { handle: done.handle })).rejects.toMatchObject({
+      rpcCode: 'terminal_handle_stale',
+    });
+  });
+
   it('terminal.multiplex: snapshot, input to the real PTY, output rendered by the wire client', async () => {
     const { host, client } = await setup();
     const pane = host.createPane({

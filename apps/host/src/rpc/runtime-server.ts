@@ -4,6 +4,7 @@ import {
   DEFAULT_PASS_THROUGH_CODES,
   type Dispatcher,
   defineMethod,
+  type MethodDefinition,
   parseRequest,
 } from '@orca/wire/rpc';
 import { createTerminalHost, type TerminalBackend, type TerminalHost } from '@orca/wire/terminal-stream';
@@ -13,7 +14,7 @@ import { REFUSAL_CODES } from '../errors.ts';
 import type { Host } from '../host/host-types.ts';
 import { createClipboardFilter } from '../panes/clipboard-filter.ts';
 import { runtimeMethods } from './methods.ts';
-import { type RpcConnection, type RpcSocketServer, startRpcSocketServer } from './socket-server.ts';
+import { type RpcConnection, type RpcHandlers, type RpcSocketServer, startRpcSocketServer } from './socket-server.ts';
 
 /**
  * Builds the terminal backend of `terminal.multiplex` over the host's live panes. OSC 52
@@ -89,23 +90,21 @@ export function paneTerminalBackend(host: Host, grants: { clipboard?: boolean } 
   };
 }
 
+/** Options of {@link createRuntimeHandlers}. */
+export interface RuntimeHandlerOptions {
+  readonly runtimeId: string;
+  /** Methods added for one connection (the web server's session methods), beside the runtime's. */
+  // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous method list needs each entry's own params type.
+  readonly extraMethods?: (conn: RpcConnection) => MethodDefinition<any>[];
+}
+
 /**
- * Serves the runtime RPC and `terminal.multiplex` over WebSocket on the host's `runtime.sock`
- * (and optionally TCP with a bearer token): text messages are RPC envelopes dispatched by
+ * The message handlers of a runtime connection: text messages are RPC envelopes dispatched by
  * `@orca/wire/rpc`, binary messages are terminal-stream frames for `@orca/wire/terminal-stream`.
- *
- * @example
- * const host = await createHost({ dataDir });
- * const server = await startRuntimeServer(host);
- * // … at shutdown: the server first (no new requests), then the host.
- * await server.close();
- * await host.stop();
+ * Shared by the runtime socket and the web server (`orca start --web`).
  */
-export async function startRuntimeServer(
-  host: Host,
-  opts: { runtimeId?: string; tcp?: { port: number; token: string } } = {},
-): Promise<RpcSocketServer> {
-  const runtimeId = opts.runtimeId ?? randomUUID();
+export function createRuntimeHandlers(host: Host, opts: RuntimeHandlerOptions): RpcHandlers {
+  const { runtimeId } = opts;
   const terminalHosts = new WeakMap<RpcConnection, TerminalHost>();
   const baseMethods = runtimeMethods(host);
   const multiplexFor = (conn: RpcConnection) =>
@@ -133,51 +132,78 @@ export async function startRuntimeServer(
           );
         }),
     });
-  const streamingMethods = new Set([
-    ...baseMethods.filter((m) => m.streaming).map((m) => m.name),
-    'terminal.multiplex',
-  ]);
   // Why: terminal.multiplex binds the connection's binary side, so each connection gets its own dispatcher.
-  const dispatchers = new WeakMap<RpcConnection, Dispatcher>();
-  const dispatcherFor = (conn: RpcConnection): Dispatcher => {
-    let dispatcher = dispatchers.get(conn);
-    if (!dispatcher) {
-      dispatcher = createDispatcher({
-        runtimeId,
-        methods: [...baseMethods, multiplexFor(conn)],
-        passThroughCodes: [...new Set([...DEFAULT_PASS_THROUGH_CODES, ...REFUSAL_CODES])],
-      });
-      dispatchers.set(conn, dispatcher);
+  const dispatchers = new WeakMap<RpcConnection, { dispatcher: Dispatcher; streaming: Set<string> }>();
+  const dispatcherFor = (conn: RpcConnection) => {
+    let entry = dispatchers.get(conn);
+    if (!entry) {
+      const methods = [...baseMethods, multiplexFor(conn), ...(opts.extraMethods?.(conn) ?? [])];
+      entry = {
+        dispatcher: createDispatcher({
+          runtimeId,
+          methods,
+          passThroughCodes: [...new Set([...DEFAULT_PASS_THROUGH_CODES, ...REFUSAL_CODES])],
+        }),
+        streaming: new Set(methods.filter((m) => m.streaming).map((m) => m.name)),
+      };
+      dispatchers.set(conn, entry);
     }
-    return dispatcher;
+    return entry;
   };
+  return {
+    onText(conn, text) {
+      const { dispatcher, streaming } = dispatcherFor(conn);
+      let mode: 'unary' | 'streaming' = 'unary';
+      try {
+        const parsed = parseRequest(JSON.parse(text));
+        if (parsed.ok && streaming.has(parsed.value.method)) mode = 'streaming';
+      } catch {
+        // the dispatcher answers bad JSON itself
+      }
+      const controller = new AbortController();
+      const release = conn.onClose(() => controller.abort());
+      void dispatcher
+        .dispatch(text, {
+          mode,
+          signal: controller.signal,
+          onEvent: (event) => conn.sendText(JSON.stringify(event)),
+        })
+        .then((final) => conn.sendText(JSON.stringify(final)))
+        .finally(release);
+    },
+    onBinary(conn, bytes) {
+      terminalHosts.get(conn)?.receive(bytes);
+    },
+  };
+}
+
+/**
+ * Serves the runtime RPC and `terminal.multiplex` over WebSocket on the host's `runtime.sock`
+ * (and optionally TCP with a bearer token), with {@link createRuntimeHandlers}.
+ *
+ * @example
+ * const host = await createHost({ dataDir });
+ * const server = await startRuntimeServer(host);
+ * // … at shutdown: the server first (no new requests), then the host.
+ * await server.close();
+ * await host.stop();
+ */
+export async function startRuntimeServer(
+  host: Host,
+  opts: {
+    runtimeId?: string;
+    tcp?: { port: number; token: string };
+    extraMethods?: RuntimeHandlerOptions['extraMethods'];
+  } = {},
+): Promise<RpcSocketServer> {
+  const runtimeId = opts.runtimeId ?? randomUUID();
   const server = await startRpcSocketServer({
     socketPath: host.paths.socket,
     ...(opts.tcp ? { tcp: opts.tcp } : {}),
-    handlers: {
-      onText(conn, text) {
-        let mode: 'unary' | 'streaming' = 'unary';
-        try {
-          const parsed = parseRequest(JSON.parse(text));
-          if (parsed.ok && streamingMethods.has(parsed.value.method)) mode = 'streaming';
-        } catch {
-          // the dispatcher answers bad JSON itself
-        }
-        const controller = new AbortController();
-        const release = conn.onClose(() => controller.abort());
-        void dispatcherFor(conn)
-          .dispatch(text, {
-            mode,
-            signal: controller.signal,
-            onEvent: (event) => conn.sendText(JSON.stringify(event)),
-          })
-          .then((final) => conn.sendText(JSON.stringify(final)))
-          .finally(release);
-      },
-      onBinary(conn, bytes) {
-        terminalHosts.get(conn)?.receive(bytes);
-      },
-    },
+    handlers: createRuntimeHandlers(host, {
+      runtimeId,
+      ...(opts.extraMethods ? { extraMethods: opts.extraMethods } : {}),
+    }),
   });
   host.log.info({ socket: host.paths.socket, tcpPort: server.tcpPort }, 'runtime RPC listening');
   return server;

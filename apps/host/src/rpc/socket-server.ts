@@ -13,7 +13,7 @@ export interface RpcConnection {
   sendBinary(bytes: Uint8Array): boolean;
   /** Registers cleanup run once when the connection drops; the returned function unregisters it. */
   onClose(cleanup: () => void): () => void;
-  readonly remote: 'unix' | 'tcp';
+  readonly remote: 'unix' | 'tcp' | 'web';
 }
 
 /** What the host plugs into the transport. */
@@ -36,8 +36,17 @@ function tokenOk(presented: string | undefined, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-function attach(wss: WebSocketServer, handlers: RpcHandlers, remote: 'unix' | 'tcp'): void {
-  wss.on('connection', (ws: WebSocket) => {
+/**
+ * Turns each connection of `wss` into an {@link RpcConnection} fed to `handlers`. `onConnection`
+ * sees the connection and its upgrade request first (the web server binds its session there).
+ */
+export function attachRpcConnections(
+  wss: WebSocketServer,
+  handlers: RpcHandlers,
+  remote: RpcConnection['remote'],
+  onConnection?: (conn: RpcConnection, req: IncomingMessage, ws: WebSocket) => void,
+): void {
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
     // Why: a Set, so a request that ends removes its own cleanup in O(1) (issue 16: one
     // close handler per message was kept until the connection closed).
     const cleanups = new Set<() => void>();
@@ -60,6 +69,7 @@ function attach(wss: WebSocketServer, handlers: RpcHandlers, remote: 'unix' | 't
         };
       },
     };
+    onConnection?.(conn, req, ws);
     ws.on('message', (data, isBinary) => {
       const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
       if (isBinary) handlers.onBinary(conn, new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
@@ -111,7 +121,7 @@ export async function startRpcSocketServer(opts: {
     res.writeHead(426).end();
   });
   const unixWss = new WebSocketServer({ server: unixHttp, maxPayload: 16 * 1024 * 1024 });
-  attach(unixWss, opts.handlers, 'unix');
+  attachRpcConnections(unixWss, opts.handlers, 'unix');
   // Why: ws re-emits the http server's errors; a listen failure is reported by listen() instead of crashing.
   unixWss.on('error', () => undefined);
   try {
@@ -143,7 +153,7 @@ export async function startRpcSocketServer(opts: {
         return tokenOk(presented, token);
       },
     });
-    attach(tcpWss, opts.handlers, 'tcp');
+    attachRpcConnections(tcpWss, opts.handlers, 'tcp');
     tcpWss.on('error', () => undefined);
     try {
       await listen(tcpHttp, { host: '127.0.0.1', port: opts.tcp.port });

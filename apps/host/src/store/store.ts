@@ -110,6 +110,8 @@ export interface Store {
   verdicts(handle: string): VerdictRecord[];
   upsertGuest(guest: GuestRecord): void;
   deleteGuest(kind: string, name: string): boolean;
+  /** Forgets a pane: its record, verdicts, hook rows and command-hook runs (one transaction). */
+  deletePane(handle: string): boolean;
   listGuests(): GuestRecord[];
   insertCommandHookRun(run: { handle: string | null; event: string; at: number; record: unknown }): void;
   countCommandHookRuns(): number;
@@ -272,6 +274,12 @@ export function openStore(path: string): Store {
        ON CONFLICT (kind, name) DO UPDATE SET target = excluded.target, options = excluded.options`,
     ),
     deleteGuest: db.prepare('DELETE FROM guests WHERE kind = ? AND name = ?'),
+    deletePaneHooks: db.prepare(
+      'DELETE FROM hook_rows WHERE pane_key IN (SELECT pane_key FROM panes WHERE handle = ?)',
+    ),
+    deletePaneVerdicts: db.prepare('DELETE FROM verdicts WHERE handle = ?'),
+    deletePaneRuns: db.prepare('DELETE FROM command_hook_runs WHERE handle = ?'),
+    deletePane: db.prepare('DELETE FROM panes WHERE handle = ?'),
     listGuests: db.prepare('SELECT * FROM guests ORDER BY kind, name'),
     insertRun: db.prepare('INSERT INTO command_hook_runs (handle, event, at, record) VALUES (?, ?, ?, ?)'),
     countRuns: db.prepare('SELECT COUNT(*) AS n FROM command_hook_runs'),
@@ -353,6 +361,13 @@ export function openStore(path: string): Store {
       stmt.upsertGuest.run(g.kind, g.name, g.target, g.createdAt, JSON.stringify(g.options ?? {}));
     },
     deleteGuest: (kind, name) => stmt.deleteGuest.run(kind, name).changes > 0,
+    deletePane: (handle) =>
+      db.transaction(() => {
+        stmt.deletePaneHooks.run(handle);
+        stmt.deletePaneVerdicts.run(handle);
+        stmt.deletePaneRuns.run(handle);
+        return stmt.deletePane.run(handle).changes > 0;
+      })(),
     listGuests: () =>
       (
         stmt.listGuests.all() as { kind: string; name: string; target: string; created_at: number; options: string }[]

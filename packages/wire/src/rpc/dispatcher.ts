@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { systemClock, type WireClock } from '../clock.ts';
+import { utf8 } from '../internal/utf8.ts';
 import { RPC_LIMITS } from '../limits.ts';
 import { DEFAULT_PASS_THROUGH_CODES, RPC_CODE_PATTERN } from './codes.ts';
 import {
@@ -124,7 +125,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function run(raw: string | Uint8Array, dispatchOptions: DispatchOptions): Promise<RpcSuccess | RpcFailure> {
-    const size = typeof raw === 'string' ? Buffer.byteLength(raw, 'utf8') : raw.byteLength;
+    const size = typeof raw === 'string' ? utf8.byteLength(raw) : raw.byteLength;
     if (size > maxBytes)
       return failure('unknown', 'request_too_large', `request is ${size} bytes, the limit is ${maxBytes}`, runtimeId);
     let json: unknown;

@@ -1,10 +1,10 @@
 import { WireError } from '../errors.ts';
 import { allocFilledByCaller } from '../internal/bytes.ts';
+import { utf8 } from '../internal/utf8.ts';
 import { TERMINAL_LIMITS } from '../limits.ts';
 import { type Grant, isGrant } from './capabilities.ts';
 import type { DecodeResult, FrameRejectReason } from './decode-result.ts';
 import { KNOWN_OPCODES, Opcode, opcodeInfo } from './opcodes.ts';
-import { encodeTextPayload } from './text-codec.ts';
 
 /** First header byte of every terminal frame. */
 export const TERMINAL_FRAME_KIND = 0x74;
@@ -56,14 +56,9 @@ export function encodeTextFrame(
   text: string,
   grant?: Grant,
 ): Uint8Array {
-  if (typeof Buffer !== 'function')
-    return encodeFrame({ opcode, streamId, seq, payload: encodeTextPayload(text) }, grant);
-  const length = Buffer.byteLength(text, 'utf8');
-  checkFrame(opcode, streamId, length, grant);
-  // Why: the header and `length` UTF-8 bytes fill it completely, so no zero-fill is needed.
-  const buffer = Buffer.allocUnsafeSlow(TERMINAL_LIMITS.headerBytes + length);
-  buffer.write(text, TERMINAL_LIMITS.headerBytes, length, 'utf8');
-  const out = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const textBytes = utf8.byteLength(text);
+  checkFrame(opcode, streamId, textBytes, grant);
+  const out = utf8.allocWithText(TERMINAL_LIMITS.headerBytes, text, textBytes);
   writeHeader(out, opcode, streamId, seq);
   return out;
 }

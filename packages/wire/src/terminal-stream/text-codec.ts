@@ -1,7 +1,5 @@
 // The UTF-8 text codec of text payloads (Output, SnapshotChunk, Input, Error).
-
-const encoder = new TextEncoder();
-const lenient = new TextDecoder('utf-8');
+import { utf8 } from '../internal/utf8.ts';
 
 /**
  * UTF-8 text payload, decoded non-fatally (bad bytes become U+FFFD). Never throws.
@@ -10,11 +8,8 @@ const lenient = new TextDecoder('utf-8');
  * decodeTextPayload(Uint8Array.of(0x61, 0xff)); // 'a\uFFFD'
  */
 export function decodeTextPayload(payload: Uint8Array): string {
-  // Why: Node's Buffer UTF-8 path is several times faster than TextDecoder for output-sized text
-  // and replaces bad bytes with U+FFFD the same way.
-  if (typeof Buffer === 'function')
-    return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
-  return lenient.decode(payload);
+  // Why: on Node this is Buffer's UTF-8 path (several times faster, same U+FFFD replacement); see internal/utf8.ts.
+  return utf8.decodeLenient(payload);
 }
 
 /**
@@ -24,6 +19,5 @@ export function decodeTextPayload(payload: Uint8Array): string {
  * encodeTextPayload('ls\r'); // Uint8Array [0x6c, 0x73, 0x0d]
  */
 export function encodeTextPayload(text: string): Uint8Array {
-  if (typeof Buffer === 'function') return Buffer.from(text, 'utf8');
-  return encoder.encode(text);
+  return utf8.encode(text);
 }

@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'preact/hooks';
+import { type BoardPane, sortPanes, statusLook, waitText } from './board-model.ts';
+
+function clock(at: number | undefined): string {
+  return at === undefined ? '—' : new Date(at).toLocaleTimeString();
+}
+
+/** The board: one row per pane, panes waiting on a human first. */
+export function Board(props: {
+  panes: readonly BoardPane[];
+  onOpen(handle: string): void;
+  onRemove(handle: string): void;
+}) {
+  const [now, setNow] = useState(Date.now());
+  // Why: only the "waited for" column ages; this re-renders it, it does not ask the host anything.
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const rows = sortPanes(props.panes);
+  if (rows.length === 0) return <p class="empty">No panes yet. Create one with `orca terminal create`.</p>;
+  return (
+    <table class="board">
+      <thead>
+        <tr>
+          <th>name</th>
+          <th>agent</th>
+          <th>status</th>
+          <th>waiting for</th>
+          <th>title</th>
+          <th>cwd</th>
+          <th>guest</th>
+          <th>last change</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((p) => {
+          const look = statusLook(p);
+          return (
+            <tr key={p.handle} data-handle={p.handle} data-status={look.word} class={`row tone-${look.tone}`}>
+              <td>
+                <button type="button" class="open" onClick={() => props.onOpen(p.handle)}>
+                  {p.name ?? p.handle}
+                </button>
+              </td>
+              <td>{p.agent ?? '—'}</td>
+              <td>
+                <span class={`status tone-${look.tone}`}>{look.word}</span>
+              </td>
+              <td class="wait">{waitText(p, now)}</td>
+              <td class="title">{p.title ?? ''}</td>
+              <td class="cwd">{p.cwd}</td>
+              <td>{p.guest ?? 'local'}</td>
+              <td>
+                {clock(p.changedAt)}
+                {p.exited && (
+                  <button type="button" class="remove" onClick={() => props.onRemove(p.handle)}>
+                    remove
+                  </button>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

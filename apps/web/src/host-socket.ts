@@ -1,0 +1,127 @@
+import { parseResponse } from '@orca/wire/rpc';
+import { createTerminalClient, type TerminalClient } from '@orca/wire/terminal-stream';
+
+/** The WebSocket subprotocol of the host's web server (credentials ride beside it). */
+export const WEB_SUBPROTOCOL = 'orca.v1';
+
+/** A refused or failed RPC call: `code` is the host's wire code (`agent_prompt_blocked`, …). */
+export class HostCallError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'HostCallError';
+    this.code = code;
+  }
+}
+
+/** One open socket to the host: RPC envelopes as text, `terminal.multiplex` frames as binary. */
+export interface HostSocket {
+  call<T = unknown>(method: string, params?: unknown): Promise<T>;
+  /** A streaming call: `onEvent` gets each event; resolves with the final result. */
+  stream<T = unknown>(method: string, params: unknown, onEvent: (event: unknown) => void): Promise<T>;
+  /** The one `terminal.multiplex` client of this socket (created on first use). */
+  terminal(): TerminalClient;
+  /** Registers `listener` for the socket closing; returns the unregister function. */
+  onClose(listener: (event: { code: number; reason: string }) => void): () => void;
+  close(): void;
+}
+
+/** The credential an upgrade presents: a one-time pairing code or a session token. */
+export type HostCredential = { kind: 'pair'; code: string } | { kind: 'session'; token: string };
+
+/** How the page reaches the host: the same origin that served it, path `/ws`. */
+export function socketUrl(location: { protocol: string; host: string }): string {
+  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
+}
+
+/**
+ * Opens the socket with `credential`; rejects with `HostCallError('refused', …)` when the host
+ * refused the upgrade (a browser is not told why: wrong, used or revoked credential, or Origin).
+ *
+ * @example
+ * const socket = await openHostSocket(socketUrl(location), { kind: 'pair', code });
+ * const { panes } = await socket.call('terminal.list');
+ */
+export function openHostSocket(url: string, credential: HostCredential): Promise<HostSocket> {
+  const ws = new WebSocket(url, [
+    WEB_SUBPROTOCOL,
+    credential.kind === 'pair' ? `orca.pair.${credential.code}` : `orca.session.${credential.token}`,
+  ]);
+  ws.binaryType = 'arraybuffer';
+  type Pending = { resolve(v: unknown): void; reject(e: unknown): void; onEvent?: (r: unknown) => void };
+  const pending = new Map<string, Pending>();
+  const closeListeners = new Set<(event: { code: number; reason: string }) => void>();
+  let nextId = 1;
+  let terminal: TerminalClient | null = null;
+  const send = <T>(method: string, params: unknown, onEvent?: (r: unknown) => void): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (ws.readyState !== WebSocket.OPEN) {
+        reject(new HostCallError('closed', 'the connection to the host is closed'));
+        return;
+      }
+      const id = `web-${nextId++}`;
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onEvent ? { onEvent } : {}) });
+      ws.send(JSON.stringify({ id, method, ...(params === undefined ? {} : { params }) }));
+    });
+  const socket: HostSocket = {
+    call: (method, params) => send(method, params),
+    stream: (method, params, onEvent) => send(method, params, onEvent),
+    terminal() {
+      terminal ??= createTerminalClient({
+        type: 'desktop',
+        send: (bytes) => {
+          if (ws.readyState !== WebSocket.OPEN) return false;
+          ws.send(bytes);
+          return true;
+        },
+        call: (method, params) => send(method, params, (event) => terminal?.handleEvent(event)),
+      });
+      return terminal;
+    },
+    onClose(listener) {
+      closeListeners.add(listener);
+      return () => closeListeners.delete(listener);
+    },
+    close: () => ws.close(),
+  };
+  ws.addEventListener('message', (event: MessageEvent) => {
+    if (event.data instanceof ArrayBuffer) {
+      terminal?.receive(new Uint8Array(event.data));
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(String(event.data));
+    } catch {
+      return;
+    }
+    const parsed = parseResponse(json);
+    if (!parsed.ok || '_keepalive' in parsed.value) return;
+    const envelope = parsed.value;
+    const waiter = pending.get(envelope.id);
+    if (!waiter) return;
+    if (envelope.ok && envelope.streaming) {
+      waiter.onEvent?.(envelope.result);
+      return;
+    }
+    pending.delete(envelope.id);
+    if (envelope.ok) waiter.resolve(envelope.result);
+    else waiter.reject(new HostCallError(envelope.error.code, envelope.error.message));
+  });
+  return new Promise((resolve, reject) => {
+    let opened = false;
+    ws.addEventListener('open', () => {
+      opened = true;
+      resolve(socket);
+    });
+    ws.addEventListener('close', (event: CloseEvent) => {
+      terminal?.drop();
+      for (const waiter of pending.values())
+        waiter.reject(new HostCallError('closed', 'the host closed the connection'));
+      pending.clear();
+      if (!opened)
+        reject(new HostCallError('refused', 'the host refused the connection (pairing link used or wrong?)'));
+      for (const listener of [...closeListeners]) listener({ code: event.code, reason: event.reason });
+    });
+  });
+}
