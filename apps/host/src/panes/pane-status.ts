@@ -7,6 +7,7 @@ import {
   evaluatePane,
   evaluateSendGuard,
   evaluateTuiIdle,
+  freezeStatusRow,
   isAgentId,
   type PaneEvidence,
   type PaneVerdict,
@@ -92,7 +93,8 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
   };
 
   const keep = (row: StatusRow): void => {
-    rows.push(row);
+    // Why: frozen rows are validated once by the engine, not at every evaluation of the pane.
+    rows.push(freezeStatusRow(row));
     if (rows.length > PANE_STATUS_ROWS_KEPT) rows = rows.slice(-PANE_STATUS_ROWS_KEPT);
   };
   const applyStamp = (result: { waitBlockedAt: number | null; recheckAt?: number }): void => {

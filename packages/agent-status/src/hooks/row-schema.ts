@@ -39,13 +39,51 @@ export function parseStatusRow(value: unknown): StatusRow | null {
   return row;
 }
 
-/** Keep the valid rows of an untrusted list. */
+/** Frozen rows already validated, and what validation made of each (null: dropped). */
+const validatedFrozen = new WeakMap<object, StatusRow | null>();
+
+/** A row no one can change after it was validated: frozen, its subagents list and each entry too. */
+function isDeepFrozenRow(value: object): boolean {
+  if (!Object.isFrozen(value)) return false;
+  const subagents = (value as { subagents?: unknown }).subagents;
+  if (subagents === undefined) return true;
+  return (
+    Array.isArray(subagents) &&
+    Object.isFrozen(subagents) &&
+    subagents.every((s) => typeof s !== 'object' || s === null || Object.isFrozen(s))
+  );
+}
+
+/**
+ * Keep the valid rows of an untrusted list. A deep-frozen row (see {@link freezeStatusRow}) is
+ * validated once and its result reused: a host evaluating a pane per hook event re-reads the
+ * same kept rows each time.
+ */
 export function validRows(rows: readonly unknown[] | undefined): StatusRow[] {
   if (!Array.isArray(rows)) return [];
   const out: StatusRow[] = [];
   for (const r of rows) {
-    const row = parseStatusRow(r);
+    let row: StatusRow | null | undefined;
+    if (typeof r === 'object' && r !== null && isDeepFrozenRow(r)) {
+      row = validatedFrozen.get(r);
+      if (row === undefined) {
+        row = parseStatusRow(r);
+        validatedFrozen.set(r, row === null ? null : freezeStatusRow(row));
+        row = validatedFrozen.get(r) ?? null;
+      }
+    } else {
+      row = parseStatusRow(r);
+    }
     if (row) out.push(row);
   }
   return out;
+}
+
+/** Freezes a row deeply (its subagents too), so {@link validRows} validates it only once. */
+export function freezeStatusRow(row: StatusRow): StatusRow {
+  if (row.subagents) {
+    for (const s of row.subagents) Object.freeze(s);
+    Object.freeze(row.subagents);
+  }
+  return Object.freeze(row);
 }
