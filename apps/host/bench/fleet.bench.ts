@@ -18,7 +18,7 @@ interface CaseResult {
   panes: number;
   events: { scheduled: number; sent: number; failed: number; stored: number; lost: number };
   hook: { samples: number; noVerdict: number; p50: number | null; p99: number | null };
-  screen: { samples: number; unseen: number; p50: number | null; p99: number | null };
+  screen: { expected: number; samples: number; unseen: number; p50: number | null; p99: number | null };
   eventLoopDelayP99Ms: number;
   cpuPercent: number;
   cpuSecPerPaneSecond: number;
@@ -65,10 +65,11 @@ function report(
     targets.hookP99,
     'ms',
   );
-  if (r.screen.samples + r.screen.unseen > 0)
+  // Why: a case whose panes show menus always reports the row; no menu timed is a miss, not a gap.
+  if (r.screen.expected > 0)
     bounded(
       `menu on screen → verdict p99 (p50 ${ms(r.screen.p50).toFixed(1)} ms, ${r.screen.samples} menus, ${r.screen.unseen} unseen)`,
-      r.screen.unseen > 0 ? Number.POSITIVE_INFINITY : ms(r.screen.p99),
+      r.screen.unseen > 0 || r.screen.samples === 0 ? Number.POSITIVE_INFINITY : ms(r.screen.p99),
       targets.screenP99,
       'ms',
     );

@@ -61,8 +61,14 @@ host.onVerdict((c) => {
 const menus: { handle: string; at: number }[] = [];
 for (const p of panes) {
   if (p.session.menuAt.length === 0) continue;
+  // Why: a PTY read may split the marker; the carry keeps the last chunk's end.
+  let carry = '';
   host.livePane(p.handle).onOutput((display) => {
-    if (display.includes(MENU_MARKER)) menus.push({ handle: p.handle, at: now() });
+    const text = carry + display;
+    if (text.includes(MENU_MARKER)) {
+      menus.push({ handle: p.handle, at: now() });
+      carry = '';
+    } else carry = text.slice(-(MENU_MARKER.length - 1));
   });
 }
 
@@ -98,6 +104,7 @@ const cpuStart = process.cpuUsage();
 const wallStart = now();
 await new Promise((r) => setTimeout(r, SECONDS * 1000));
 const cpu = process.cpuUsage(cpuStart);
+const windowEnd = now();
 const wallSec = (now() - wallStart) / 1000;
 eld.disable();
 const rssAfter = process.memoryUsage().rss;
@@ -130,8 +137,12 @@ for (const r of results) {
 }
 const screenLatencies: number[] = [];
 let menusUnseen = 0;
-for (const m of menus) {
-  const ms = firstChangeAfter(m.handle, m.at, 'permission');
+const statusAt = (handle: string, at: number): string | null | undefined =>
+  (changes.get(handle) ?? []).filter((c) => c.at <= at).pop()?.status;
+// Why: a menu drawn after the window closed may still be waiting for its verdict when this counts.
+for (const m of menus.filter((menu) => menu.at <= windowEnd)) {
+  // Why: a PermissionRequest hook may have set the verdict before the menu's bytes were drawn.
+  const ms = statusAt(m.handle, m.at) === 'permission' ? 0 : firstChangeAfter(m.handle, m.at, 'permission');
   if (ms === null) menusUnseen += 1;
   else screenLatencies.push(ms);
 }
@@ -151,6 +162,7 @@ process.stdout.write(
     events: { scheduled, sent: results.length, failed, stored, lost: scheduled - stored + failed },
     hook: { samples: hookLatencies.length, noVerdict, p50: pct(hookLatencies, 50), p99: pct(hookLatencies, 99) },
     screen: {
+      expected: panes.filter((p) => p.session.menuAt.length > 0).length,
       samples: screenLatencies.length,
       unseen: menusUnseen,
       p50: pct(screenLatencies, 50),
