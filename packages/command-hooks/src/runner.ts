@@ -1,33 +1,20 @@
 import type { DialectEventHandler } from './dialects/adapter.ts';
 import { DIALECTS } from './dialects/registry.ts';
 import { DetachedDispatcher, type DispatchStatus } from './dispatcher.ts';
-import { buildChildEnv, type EnvMap, parseHookDepth, scrubLlmCredentials } from './env.ts';
-import {
-  type BlockingEvent,
-  type CanonicalEvent,
-  EVENT_TRAITS,
-  type EventPayloads,
-  type HookContext,
-  threadKeyOf,
-} from './events.ts';
+import { buildChildEnv, parseHookDepth, scrubLlmCredentials } from './env.ts';
+import { type CanonicalEvent, EVENT_TRAITS, type EventPayloads, type HookContext, threadKeyOf } from './events.ts';
 import type { CommandHook } from './hook.ts';
 import { commonFailure, type Interpretation } from './internal/interpretation.ts';
 import { safeStringify, truncateText } from './internal/text.ts';
 import { MAX_COMMAND_ECHO_CHARS, MAX_HOOK_DEPTH } from './limits.ts';
 import { globAccepts, matcherAccepts } from './matchers.ts';
-import {
-  type AsyncOutcome,
-  type BlockingOutcome,
-  type HookRunResult,
-  type MergedOutcome,
-  mergeOutcomes,
-} from './outcome.ts';
-import type { DropRecord, HookRecord, RunDecision, RunRecord } from './records.ts';
+import { type AsyncOutcome, type BlockingOutcome, type HookRunResult, mergeOutcomes } from './outcome.ts';
+import type { DropRecord, HookRecord, RunDecision } from './records.ts';
 import { buildRecord, summarize, withThreadedInput } from './run-record.ts';
 import type { CommandHookRunner, CommandHookRunnerOptions } from './runner-types.ts';
-import { type SandboxRuntime, sandboxBlockReasons } from './sandbox.ts';
+import { sandboxBlockReasons } from './sandbox.ts';
 import { SessionEnvStore } from './session-env.ts';
-import { type HookSpawnResult, type SpawnFunction, spawnHook } from './spawn.ts';
+import { spawnHook } from './spawn.ts';
 
 export type {
   AsyncOutcomeEvent,

@@ -32,7 +32,6 @@ const root = repoRootDir();
 const baselines = findBaselines(root);
 
 const PANE_SCRIPT = 'echo ready; while IFS= read -r line; do echo "got:$line"; done';
-const BARRIER_MS = 10_000;
 
 let tempRoot: string;
 let dataDir: string;

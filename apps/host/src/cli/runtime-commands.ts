@@ -16,7 +16,7 @@ import {
   formatStatusChange,
   formatWaitResult,
 } from './human-lines.ts';
-import { type CliIo, UsageError } from './output.ts';
+import { UsageError } from './output.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
 import { connectFromGlobals } from './runtime-connection.ts';
 

@@ -52,7 +52,13 @@ describe('validRows', () => {
     const counted = (base: StatusRow): StatusRow => {
       const out = {} as Record<string, unknown>;
       for (const [k, v] of Object.entries(base))
-        Object.defineProperty(out, k, { enumerable: true, get: () => (reads++, v) });
+        Object.defineProperty(out, k, {
+          enumerable: true,
+          get: () => {
+            reads += 1;
+            return v;
+          },
+        });
       return out as unknown as StatusRow;
     };
     const frozen = Object.freeze(counted(row()));
@@ -69,7 +75,8 @@ describe('validRows', () => {
   });
 
   it('a frozen row whose subagents list is not frozen is validated again (it may change)', () => {
-    const subagents = [{ id: 'a', state: 'working' as const, startedAt: 1 }];
+    type Subagent = NonNullable<StatusRow['subagents']>[number];
+    const subagents: Subagent[] = [{ id: 'a', state: 'working', startedAt: 1 }];
     const r = Object.freeze(row({ subagents }));
     expect(validRows([r])[0]?.subagents).toHaveLength(1);
     subagents.push({ id: 'b', state: 'idle', startedAt: 2 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hook } from '../../test/support.ts';
 import type { CanonicalEvent, EventPayloads, HookContext } from '../events.ts';
 import type { Dialect } from '../hook.ts';
+import { PACKAGE_VERSION } from '../internal/version.ts';
 import type { DialectEventHandler } from './adapter.ts';
 import { DIALECTS } from './registry.ts';
 
@@ -169,16 +170,17 @@ describe('stdin marshalling', () => {
 
   it('cursor: common fields', () => {
     const h = hook({ dialect: 'cursor', event: 'stop', wireEvent: 'stop', command: 'x', cwd: '/repo' });
-    expect(
-      DIALECTS.cursor.events.stop?.marshal(
-        h,
-        { status: 'aborted', loopCount: 3 },
-        { ...ctx, model: { name: 'gpt', params: { t: 1 } } },
-      ),
-    ).toMatchInlineSnapshot(`
+    const stdin = DIALECTS.cursor.events.stop?.marshal(
+      h,
+      { status: 'aborted', loopCount: 3 },
+      { ...ctx, model: { name: 'gpt', params: { t: 1 } } },
+    ) as Record<string, unknown>;
+    // Why: the version is this package's own (changes with each release); the rest is the shape.
+    expect(stdin.cursor_version).toBe(`orca/${PACKAGE_VERSION}`);
+    expect({ ...stdin, cursor_version: 'orca/<version>' }).toMatchInlineSnapshot(`
       {
         "conversation_id": "conv-1",
-        "cursor_version": "orca/0.0.0",
+        "cursor_version": "orca/<version>",
         "generation_id": "gen-1",
         "hook_event_name": "stop",
         "loop_count": 3,
