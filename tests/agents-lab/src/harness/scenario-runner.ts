@@ -11,6 +11,8 @@ export interface MomentSpec {
   /** Ground truth that the moment is on screen (read from the rendered screen). */
   readonly marker: RegExp | ((run: LabRun) => boolean);
   readonly markerTimeoutMs?: number;
+  /** The marker must hold this long before the moment starts (a screen the TUI flashes first). */
+  readonly markerStableMs?: number;
   /** The moment may not come: skipped when this holds before its marker does. */
   readonly skipIf?: (run: LabRun) => boolean;
   readonly expect: VerdictExpectation;
@@ -54,9 +56,15 @@ async function waitMarker(run: LabRun, spec: MomentSpec): Promise<number | 'skip
   const timeout = spec.markerTimeoutMs ?? 30_000;
   let skipped = false;
   let skipSince: number | null = null;
+  let heldSince: number | null = null;
   await run.waitForScreen(
     () => {
-      if (markerHolds(run, spec.marker)) return true;
+      if (markerHolds(run, spec.marker)) {
+        heldSince ??= Date.now();
+        if (Date.now() - heldSince >= (spec.markerStableMs ?? 0)) return true;
+        return false;
+      }
+      heldSince = null;
       // Why: a TUI may flash its idle prompt before a startup question paints over it.
       if (spec.skipIf?.(run) === true) skipSince ??= Date.now();
       else skipSince = null;

@@ -258,6 +258,8 @@ export function tourMoments(profile: AgentProfile, screens: AgentScreens): Momen
       name: 'idle',
       marker: idleMarker,
       markerTimeoutMs: 45_000,
+      // Why: Codex paints its composer, then may set its spinner title for startup work a moment later.
+      markerStableMs: 1_000,
       expect: IDLE,
       tuiIdle: 'satisfied',
       why: 'The idle prompt after startup: the agent waits for a prompt, not for a decision.',
