@@ -1,4 +1,4 @@
-import { parseResponse } from '@orca/wire/rpc';
+import { createRpcCallRouter } from '@orca/wire/rpc';
 import { createTerminalClient, type TerminalClient } from '@orca/wire/terminal-stream';
 
 /** The WebSocket subprotocol of the host's web server (credentials ride beside it). */
@@ -48,21 +48,19 @@ export function openHostSocket(url: string, credential: HostCredential): Promise
     credential.kind === 'pair' ? `orca.pair.${credential.code}` : `orca.session.${credential.token}`,
   ]);
   ws.binaryType = 'arraybuffer';
-  type Pending = { resolve(v: unknown): void; reject(e: unknown): void; onEvent?: (r: unknown) => void };
-  const pending = new Map<string, Pending>();
+  const router = createRpcCallRouter((failure) => new HostCallError(failure.error.code, failure.error.message));
   const closeListeners = new Set<(event: { code: number; reason: string }) => void>();
   let nextId = 1;
   let terminal: TerminalClient | null = null;
-  const send = <T>(method: string, params: unknown, onEvent?: (r: unknown) => void): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      if (ws.readyState !== WebSocket.OPEN) {
-        reject(new HostCallError('closed', 'the connection to the host is closed'));
-        return;
-      }
-      const id = `web-${nextId++}`;
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onEvent ? { onEvent } : {}) });
-      ws.send(JSON.stringify({ id, method, ...(params === undefined ? {} : { params }) }));
-    });
+  const send = <T>(method: string, params: unknown, onEvent?: (r: unknown) => void): Promise<T> => {
+    if (ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new HostCallError('closed', 'the connection to the host is closed'));
+    }
+    const id = `web-${nextId++}`;
+    const answer = router.expect<T>(id, onEvent);
+    ws.send(JSON.stringify({ id, method, ...(params === undefined ? {} : { params }) }));
+    return answer;
+  };
   const socket: HostSocket = {
     call: (method, params) => send(method, params),
     stream: (method, params, onEvent) => send(method, params, onEvent),
@@ -89,24 +87,7 @@ export function openHostSocket(url: string, credential: HostCredential): Promise
       terminal?.receive(new Uint8Array(event.data));
       return;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(String(event.data));
-    } catch {
-      return;
-    }
-    const parsed = parseResponse(json);
-    if (!parsed.ok || '_keepalive' in parsed.value) return;
-    const envelope = parsed.value;
-    const waiter = pending.get(envelope.id);
-    if (!waiter) return;
-    if (envelope.ok && envelope.streaming) {
-      waiter.onEvent?.(envelope.result);
-      return;
-    }
-    pending.delete(envelope.id);
-    if (envelope.ok) waiter.resolve(envelope.result);
-    else waiter.reject(new HostCallError(envelope.error.code, envelope.error.message));
+    router.receive(String(event.data));
   });
   return new Promise((resolve, reject) => {
     let opened = false;
@@ -116,9 +97,7 @@ export function openHostSocket(url: string, credential: HostCredential): Promise
     });
     ws.addEventListener('close', (event: CloseEvent) => {
       terminal?.drop();
-      for (const waiter of pending.values())
-        waiter.reject(new HostCallError('closed', 'the host closed the connection'));
-      pending.clear();
+      router.failAll(new HostCallError('closed', 'the host closed the connection'));
       if (!opened)
         reject(new HostCallError('refused', 'the host refused the connection (pairing link used or wrong?)'));
       for (const listener of [...closeListeners]) listener({ code: event.code, reason: event.reason });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseResponse, type RpcFailure } from '@orca/wire/rpc';
+import { createRpcCallRouter, type RpcFailure } from '@orca/wire/rpc';
 import WebSocket from 'ws';
 import { CLIENT_CONNECT_TIMEOUT_MS } from '../constants.ts';
 import { HostError } from '../errors.ts';
@@ -100,41 +100,17 @@ function opened(socket: WebSocket, what: string): Promise<void> {
 function clientOver(socket: WebSocket): RuntimeClient {
   // Why: a socket error after the handshake is followed by 'close', which fails every pending call.
   socket.on('error', () => undefined);
-  type Pending = { resolve(v: unknown): void; reject(e: unknown): void; onEvent?: (r: unknown) => void };
-  const pending = new Map<string, Pending>();
+  const router = createRpcCallRouter((failure) => new RpcCallError(failure));
   socket.on('message', (data, isBinary) => {
-    if (isBinary) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(String(data));
-    } catch {
-      return;
-    }
-    const parsed = parseResponse(json);
-    if (!parsed.ok || '_keepalive' in parsed.value) return;
-    const envelope = parsed.value;
-    const waiter = pending.get(envelope.id);
-    if (!waiter) return;
-    if (envelope.ok && envelope.streaming) {
-      waiter.onEvent?.(envelope.result);
-      return;
-    }
-    pending.delete(envelope.id);
-    if (envelope.ok) waiter.resolve(envelope.result);
-    else waiter.reject(new RpcCallError(envelope));
+    if (!isBinary) router.receive(String(data));
   });
-  socket.on('close', () => {
-    for (const waiter of pending.values()) {
-      waiter.reject(new HostError('ORCA_HOST_NOT_RUNNING', 'the host closed the connection'));
-    }
-    pending.clear();
-  });
-  const send = <T>(method: string, params: unknown, onEvent?: (r: unknown) => void): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const id = randomUUID();
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onEvent ? { onEvent } : {}) });
-      socket.send(JSON.stringify({ id, method, ...(params === undefined ? {} : { params }) }));
-    });
+  socket.on('close', () => router.failAll(new HostError('ORCA_HOST_NOT_RUNNING', 'the host closed the connection')));
+  const send = <T>(method: string, params: unknown, onEvent?: (r: unknown) => void): Promise<T> => {
+    const id = randomUUID();
+    const answer = router.expect<T>(id, onEvent);
+    socket.send(JSON.stringify({ id, method, ...(params === undefined ? {} : { params }) }));
+    return answer;
+  };
   return {
     call: (method, params) => send(method, params),
     stream: (method, params, onEvent) => send(method, params, onEvent),

@@ -13,6 +13,7 @@
 
 export { WIRE_ERROR_CODES, WireError, type WireErrorCode } from '../errors.ts';
 export { RPC_LIMITS } from '../limits.ts';
+export { createRpcCallRouter, type RpcCallRouter } from './call-router.ts';
 export { DEFAULT_PASS_THROUGH_CODES, RPC_CODE_PATTERN, RPC_ERROR_CODES, type RpcErrorCode } from './codes.ts';
 export {
   createDispatcher,
