@@ -41,7 +41,7 @@ function cleanBaseEnv(env: Readonly<Record<string, string | undefined>>): Record
 function openClaimedStore(path: string, claim: RuntimeClaim, log: Host['log'], now: () => number) {
   let store: Store;
   try {
-    store = openStore(path);
+    store = openStore(path, { onWriteError: (error) => log.error({ err: error }, 'store write failed') });
   } catch (error) {
     claim.release();
     throw error;
@@ -182,8 +182,10 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   const listener = createHookListener({
     token,
     ...(opts.hookPort !== undefined ? { port: opts.hookPort } : {}),
+    // Why: the 204 goes out once the row is committed, so an acknowledged event survives a crash.
     onEvent: (event) => {
       hookIngest.ingest(event, 'local');
+      return store.committed();
     },
     log: {
       debug: (msg) => log.debug(msg),

@@ -1,89 +1,38 @@
-import { type Tri, triFrom } from '@orca/wire/compat';
 import Database from 'better-sqlite3';
-import { z } from 'zod';
 import { STORE_WAL_SIZE_LIMIT_BYTES } from '../constants.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
+import {
+  type GuestRecord,
+  type HookRowRecord,
+  type HookRowRow,
+  type PaneRecord,
+  type PaneRow,
+  parseGuestOptions,
+  toHookRow,
+  toPane,
+  toVerdict,
+  type VerdictRecord,
+  type VerdictRow,
+} from './records.ts';
 import { compactStore, type GcReport, hookRowRetention } from './retention.ts';
 import { storeError, storeFileBytes, tightenStoreFiles, withStoreErrors } from './store-files.ts';
+import { createWriteBatch } from './write-batch.ts';
 
+export type {
+  GuestOptionsRecord,
+  GuestRecord,
+  HookRowRecord,
+  PaneRecord,
+  StoredAgentWait,
+  VerdictRecord,
+} from './records.ts';
 export type { GcReport } from './retention.ts';
 
-/** A pane as stored. `exit*` are null while the PTY lives. */
-export interface PaneRecord {
-  readonly handle: string;
-  readonly paneKey: string;
-  readonly tabId: string;
-  readonly name: string | null;
-  readonly cwd: string;
-  readonly argv: readonly string[];
-  readonly guest: string | null;
-  readonly agent: string | null;
-  readonly createdAt: number;
-  readonly title: string | null;
-  readonly exitedAt: number | null;
-  readonly exitCode: number | null;
-  readonly exitSignal: number | null;
-  readonly exitCause: string | null;
-}
-
-/** A stored hook event: the raw accepted envelope plus the normalised row (null if ignored). */
-export interface HookRowRecord {
-  readonly id: number;
-  readonly paneKey: string;
-  readonly connectionId: string;
-  readonly source: string;
-  readonly hookEventName: string | null;
-  readonly receivedAt: number;
-  readonly envelope: Record<string, unknown>;
-  readonly row: Record<string, unknown> | null;
-}
-
-/** `agentWait` as stored: the tri-state kept exactly (absent, null, or an object). */
-export type StoredAgentWait = Tri<Record<string, unknown>>;
-
-/** A stored verdict. */
-export interface VerdictRecord {
-  readonly handle: string;
-  readonly at: number;
-  readonly status: string | null;
-  readonly isRunningAgent: boolean;
-  readonly agentWait: StoredAgentWait;
-}
-
-/** A stored guest. */
-export interface GuestRecord {
-  readonly kind: string;
-  readonly name: string;
-  readonly target: string;
-  readonly createdAt: number;
-  /** What `guest add` was given, to add it again at the next start. */
-  readonly options?: GuestOptionsRecord;
-}
-
-/** The stored options of a guest. */
-export interface GuestOptionsRecord {
-  readonly noHooks?: boolean;
-  readonly agents?: readonly string[];
-  readonly sshArgs?: readonly string[];
-}
-
-const GuestOptionsSchema = z
-  .object({
-    noHooks: z.boolean().optional(),
-    agents: z.array(z.string()).optional(),
-    sshArgs: z.array(z.string()).optional(),
-  })
-  .catch({});
-
-function parseGuestOptions(text: string): GuestOptionsRecord {
-  try {
-    return GuestOptionsSchema.parse(JSON.parse(text)) as GuestOptionsRecord;
-  } catch {
-    return {};
-  }
-}
-
-/** The host's SQLite store (better-sqlite3, WAL). Synchronous by design: one writer, the host. */
+/**
+ * The host's SQLite store (better-sqlite3, WAL). Synchronous by design: one writer, the host.
+ * Hook rows and verdicts are written behind: queued and committed together once per event-loop
+ * turn ({@link Store.committed}); every other call commits them first, so reads see every write.
+ */
 export interface Store {
   readonly path: string;
   schemaVersion(): number;
@@ -94,7 +43,8 @@ export interface Store {
   markLivePanesExited(cause: string, at: number): number;
   getPane(handle: string): PaneRecord | null;
   listPanes(): PaneRecord[];
-  insertHookRow(row: Omit<HookRowRecord, 'id'>): number;
+  /** Queues a hook row; it is committed by the end of this turn (see {@link Store.committed}). */
+  insertHookRow(row: Omit<HookRowRecord, 'id'>): void;
   hookRows(paneKey: string): HookRowRecord[];
   lastHookRow(paneKey: string): HookRowRecord | null;
   countHookRows(): number;
@@ -105,7 +55,10 @@ export interface Store {
    * then frees the pages (`full`: a `VACUUM`) and truncates the WAL.
    */
   gc(opts: { now: number; full?: boolean }): GcReport;
+  /** Queues a verdict, committed with the hook rows of this turn. */
   insertVerdict(verdict: VerdictRecord): void;
+  /** Resolves once every row and verdict queued so far is committed (rejects if that commit failed). */
+  committed(): Promise<void>;
   latestVerdict(handle: string): VerdictRecord | null;
   verdicts(handle: string): VerdictRecord[];
   upsertGuest(guest: GuestRecord): void;
@@ -116,90 +69,6 @@ export interface Store {
   insertCommandHookRun(run: { handle: string | null; event: string; at: number; record: unknown }): void;
   countCommandHookRuns(): number;
   close(): void;
-}
-
-interface PaneRow {
-  handle: string;
-  pane_key: string;
-  tab_id: string;
-  name: string | null;
-  cwd: string;
-  argv: string;
-  guest: string | null;
-  agent: string | null;
-  created_at: number;
-  title: string | null;
-  exited_at: number | null;
-  exit_code: number | null;
-  exit_signal: number | null;
-  exit_cause: string | null;
-}
-
-interface HookRowRow {
-  id: number;
-  pane_key: string;
-  connection_id: string;
-  source: string;
-  hook_event_name: string | null;
-  received_at: number;
-  envelope: string;
-  row: string | null;
-}
-
-interface VerdictRow {
-  handle: string;
-  at: number;
-  status: string | null;
-  is_running_agent: number;
-  agent_wait_kind: 'absent' | 'null' | 'value';
-  agent_wait: string | null;
-}
-
-function toPane(r: PaneRow): PaneRecord {
-  return {
-    handle: r.handle,
-    paneKey: r.pane_key,
-    tabId: r.tab_id,
-    name: r.name,
-    cwd: r.cwd,
-    argv: JSON.parse(r.argv) as string[],
-    guest: r.guest,
-    agent: r.agent,
-    createdAt: r.created_at,
-    title: r.title,
-    exitedAt: r.exited_at,
-    exitCode: r.exit_code,
-    exitSignal: r.exit_signal,
-    exitCause: r.exit_cause,
-  };
-}
-
-function toHookRow(r: HookRowRow): HookRowRecord {
-  return {
-    id: r.id,
-    paneKey: r.pane_key,
-    connectionId: r.connection_id,
-    source: r.source,
-    hookEventName: r.hook_event_name,
-    receivedAt: r.received_at,
-    envelope: JSON.parse(r.envelope) as Record<string, unknown>,
-    row: r.row === null ? null : (JSON.parse(r.row) as Record<string, unknown>),
-  };
-}
-
-function toVerdict(r: VerdictRow): VerdictRecord {
-  // Why: the row keeps the kind in its own column, so an absent wait never reads back as null.
-  const agentWait: StoredAgentWait =
-    r.agent_wait_kind === 'absent'
-      ? { kind: 'absent' }
-      : triFrom(r.agent_wait_kind === 'value' && r.agent_wait !== null ? JSON.parse(r.agent_wait) : null);
-  return {
-    handle: r.handle,
-    at: r.at,
-    status: r.status,
-    isRunningAgent: r.is_running_agent === 1,
-    agentWait,
-  };
 }
 
 /** Applies every migration newer than the database's `user_version`, each in one transaction. */
@@ -216,6 +85,12 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   return current;
 }
 
+/** Options of {@link openStore}. */
+export interface StoreOptions {
+  /** A commit of queued rows failed (disk full, file made read-only): its rows are lost; default ignore. */
+  readonly onWriteError?: (error: unknown) => void;
+}
+
 /**
  * Opens (creating if needed) the store at `path`, in WAL mode, and runs the numbered migrations.
  *
@@ -223,7 +98,7 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
  * const store = openStore('/tmp/orca/orca.sqlite');
  * store.listPanes();
  */
-export function openStore(path: string): Store {
+export function openStore(path: string, options: StoreOptions = {}): Store {
   let db: Database.Database;
   try {
     tightenStoreFiles(path);
@@ -284,7 +159,15 @@ export function openStore(path: string): Store {
     insertRun: db.prepare('INSERT INTO command_hook_runs (handle, event, at, record) VALUES (?, ?, ?, ?)'),
     countRuns: db.prepare('SELECT COUNT(*) AS n FROM command_hook_runs'),
   };
-  return withStoreErrors<Store>(path, {
+  const batch = createWriteBatch(db, {
+    onError: (error) => options.onWriteError?.(storeError(path, error)),
+  });
+  // Why: a closed store refuses at the call, as before the batch, not later at its commit.
+  const queue = (write: () => void): void => {
+    if (!db.open) throw new TypeError('The database connection is not open');
+    batch.add(write);
+  };
+  const methods: Store = {
     path,
     schemaVersion: () => db.pragma('user_version', { simple: true }) as number,
     insertPane(p) {
@@ -321,18 +204,11 @@ export function openStore(path: string): Store {
       const envelope = JSON.stringify(r.envelope);
       const row = r.row === null ? null : JSON.stringify(r.row);
       const bytes = Buffer.byteLength(envelope) + (row === null ? 0 : Buffer.byteLength(row));
-      const info = stmt.insertHook.run(
-        r.paneKey,
-        r.connectionId,
-        r.source,
-        r.hookEventName,
-        r.receivedAt,
-        envelope,
-        row,
-        bytes,
-      );
-      retention.inserted(r.paneKey, bytes);
-      return Number(info.lastInsertRowid);
+      const values = [r.paneKey, r.connectionId, r.source, r.hookEventName, r.receivedAt, envelope, row, bytes];
+      queue(() => {
+        stmt.insertHook.run(...values);
+        retention.inserted(r.paneKey, bytes);
+      });
     },
     hasPaneKey: (paneKey) => stmt.hasPaneKey.get(paneKey) !== undefined,
     gc: (o) => compactStore(db, retention, { ...o, fileBytes: () => storeFileBytes(path) }),
@@ -343,15 +219,20 @@ export function openStore(path: string): Store {
     },
     countHookRows: () => (stmt.countHooks.get() as { n: number }).n,
     insertVerdict(v) {
-      stmt.insertVerdict.run(
+      const values = [
         v.handle,
         v.at,
         v.status,
         v.isRunningAgent ? 1 : 0,
         v.agentWait.kind,
         v.agentWait.kind === 'value' ? JSON.stringify(v.agentWait.value) : null,
-      );
+      ];
+      queue(() => stmt.insertVerdict.run(...values));
     },
+    committed: () =>
+      batch.committed().catch((error: unknown) => {
+        throw storeError(path, error);
+      }),
     latestVerdict(handle) {
       const r = stmt.latestVerdict.get(handle) as VerdictRow | undefined;
       return r ? toVerdict(r) : null;
@@ -390,5 +271,23 @@ export function openStore(path: string): Store {
         db.close();
       }
     },
-  });
+  };
+  return withStoreErrors<Store>(path, commitQueuedFirst(methods, batch.flush));
 }
+
+/** Every method but the queueing ones commits the queued writes first (reads see them; order kept). */
+function commitQueuedFirst(methods: Store, flush: () => void): Store {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(methods)) {
+    out[key] =
+      typeof value !== 'function' || QUEUEING_METHODS.has(key)
+        ? value
+        : (...args: unknown[]) => {
+            flush();
+            return (value as (...a: unknown[]) => unknown)(...args);
+          };
+  }
+  return out as unknown as Store;
+}
+
+const QUEUEING_METHODS: ReadonlySet<string> = new Set(['insertHookRow', 'insertVerdict', 'committed']);

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/clock.ts';
 import { PANE } from '../../test/helpers/fixtures.ts';
@@ -70,6 +71,46 @@ describe('pipeline rows', () => {
     sawEventFirst = order[0] === 'event';
     expect(order).toEqual(['event', 'reply 204']);
     expect(sawEventFirst).toBe(true);
+  });
+
+  it('holds the 204 until a promise returned by onEvent settles (commit before acknowledge)', async () => {
+    const order: string[] = [];
+    let commit: () => void = () => undefined;
+    const { port } = await start({
+      onEvent: () => {
+        order.push('event');
+        return new Promise<void>((resolve) => {
+          commit = () => {
+            order.push('committed');
+            resolve();
+          };
+        });
+      },
+    });
+    const reply = httpRequest(port, { path: '/hook/codex', headers: json, body }).then((r) => {
+      order.push(`reply ${r.status}`);
+    });
+    await until('the event', () => order.includes('event'));
+    // Why: a reply sent before the commit would already be here after a few turns of the loop.
+    for (let i = 0; i < 20; i += 1) await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['event']);
+    commit();
+    await reply;
+    expect(order).toEqual(['event', 'committed', 'reply 204']);
+  });
+
+  it('answers 204 and logs when the promise of onEvent rejects (fail open)', async () => {
+    const errors: string[] = [];
+    const log = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: (m: string) => errors.push(m),
+    };
+    const { port } = await start({ onEvent: () => Promise.reject(new Error('disk full')), log });
+    const r = await httpRequest(port, { path: '/hook/codex', headers: json, body });
+    expect(r.status).toBe(204);
+    expect(errors).toEqual(['[hook-listener] onEvent failed: disk full']);
   });
 
   it('emits the validated raw envelope', async () => {

@@ -22,8 +22,12 @@ export interface HookListenerOptions {
   token: string;
   /** Preferred port; 0 or absent = any. `EADDRINUSE` on a preferred port falls back to 0. */
   port?: number;
-  /** Called with every valid event, before its 204 is sent. Throws are caught and logged. */
-  onEvent(event: HookEvent): void;
+  /**
+   * Called with every valid event, before its 204 is sent. Throws are caught and logged. When it
+   * returns a promise (any thenable; other results are ignored), the 204 waits for it (a store acknowledges only what it committed); a
+   * rejection is logged and still answered 204 (fail open).
+   */
+  onEvent(event: HookEvent): unknown;
   /** Accepted sources (default {@link HOOK_SOURCES}). */
   sources?: readonly HookSource[];
   clock?: RelayClock;
@@ -63,6 +67,10 @@ function emptyDrops(): Record<DropReason, number> {
     meta: 0,
     'content-type': 0,
   };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -109,6 +117,9 @@ export function createHookListener(options: HookListenerOptions): HookListener {
   let boundPort = 0;
   const sockets = new Set<Socket>();
 
+  const logHandlerFailure = (err: unknown): void => {
+    log.error(`[hook-listener] onEvent failed: ${err instanceof Error ? err.message : String(err)}`);
+  };
   const drop = (reason: DropReason): void => {
     dropped[reason] += 1;
     log.debug(`[hook-listener] dropped: ${reason}`);
@@ -185,17 +196,29 @@ export function createHookListener(options: HookListenerOptions): HookListener {
         body: Buffer.concat(chunks, size),
       });
       const valid = decoded.ok ? validateHookBody(decoded.body) : decoded;
-      if (valid.ok) {
-        accepted += 1;
-        try {
-          options.onEvent(toHookEvent(source as HookSource, valid.event, clock.now()));
-        } catch (err) {
-          log.error(`[hook-listener] onEvent threw: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      } else {
+      if (!valid.ok) {
         drop(valid.reason);
+        reply(res, 204, false);
+        return;
       }
-      reply(res, 204, false);
+      accepted += 1;
+      let handled: unknown;
+      try {
+        handled = options.onEvent(toHookEvent(source as HookSource, valid.event, clock.now()));
+      } catch (err) {
+        logHandlerFailure(err);
+      }
+      if (!isThenable(handled)) {
+        reply(res, 204, false);
+        return;
+      }
+      handled.then(
+        () => reply(res, 204, false),
+        (err: unknown) => {
+          logHandlerFailure(err);
+          reply(res, 204, false);
+        },
+      );
     });
   };
 
