@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cmdlineToText, readForegroundCommand, tpgidFromStat } from './foreground-probe.ts';
+import {
+  cmdlineToText,
+  createForegroundReader,
+  readForegroundCommand,
+  readForegroundCommandSync,
+  readForegroundGroup,
+  tpgidFromStat,
+} from './foreground-probe.ts';
 import { spawnPaneProcess } from './pane-process.ts';
 
 describe('tpgidFromStat', () => {
@@ -56,4 +63,56 @@ describe('readForegroundCommand', () => {
     }
     expect(await readForegroundCommand(2 ** 22 + 7)).toBeNull();
   });
+});
+
+describe('createForegroundReader', () => {
+  it.skipIf(process.platform !== 'linux')(
+    'answers as the one-shot reads do while the foreground changes (job, exec, back to the shell), null once the PTY is gone',
+    async () => {
+      const pane = spawnPaneProcess({
+        file: '/bin/sh',
+        args: ['-i'],
+        cwd: '/',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        cols: 80,
+        rows: 24,
+      });
+      const gone = new Promise<void>((resolve) => pane.onExit(() => resolve()));
+      const reader = createForegroundReader(pane.pid);
+      const settle = async (want: (cmd: string | null) => boolean): Promise<string | null> => {
+        for (let i = 0; i < 200; i += 1) {
+          const seen = reader.command();
+          if (want(seen)) return seen;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return reader.command();
+      };
+      const same = () => {
+        expect(reader.group()).toBe(readForegroundGroup(pane.pid));
+        expect(reader.command()).toBe(readForegroundCommandSync(pane.pid));
+      };
+      try {
+        expect(await settle((c) => c === '/bin/sh -i')).toBe('/bin/sh -i');
+        same();
+        // a job in front: a new group, so a new cmdline descriptor
+        pane.write('sleep 30\r');
+        expect(await settle((c) => c === 'sleep 30')).toBe('sleep 30');
+        same();
+        // the job ends: the shell's group again, its descriptor reopened
+        pane.write('\x03');
+        expect(await settle((c) => c === '/bin/sh -i')).toBe('/bin/sh -i');
+        // the group leader execs: same pid and group, a new command line read through the kept descriptor
+        pane.write('exec sleep 31\r');
+        expect(await settle((c) => c === 'sleep 31')).toBe('sleep 31');
+        same();
+      } finally {
+        pane.kill('SIGKILL');
+      }
+      await gone;
+      expect(await settle((c) => c === null)).toBeNull();
+      expect(reader.group()).toBeNull();
+      reader.close();
+      reader.close();
+    },
+  );
 });

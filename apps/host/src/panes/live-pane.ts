@@ -9,7 +9,7 @@ import {
   QUIET_PANE_REEVALUATE_MS,
 } from '../constants.ts';
 import type { PaneRecord } from '../store/store.ts';
-import { readForegroundCommand, readForegroundCommandSync, readForegroundGroup } from './foreground-probe.ts';
+import { createForegroundReader } from './foreground-probe.ts';
 import { type PaneExit, type PaneProcess, spawnPaneProcess } from './pane-process.ts';
 import { createPaneStatus, type PaneStatus } from './pane-status.ts';
 import { createPaneScreen, type PaneScreen } from './screen.ts';
@@ -147,7 +147,9 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   const foregroundRecheckMs = opts.foregroundRecheckMs ?? FOREGROUND_RECHECK_INTERVAL_MS;
   let lastForeground: string | undefined;
   let foregroundSeenAt = Number.NEGATIVE_INFINITY;
-  const foregroundKey = (): string => `${readForegroundGroup(proc.pid)} ${readForegroundCommandSync(proc.pid)}`;
+  // Why: a pane is probed at every evaluation; descriptors kept open make each probe one pread.
+  const foreground = process.platform === 'linux' ? createForegroundReader(proc.pid) : null;
+  const foregroundKey = (): string => `${foreground?.group()} ${foreground?.command()}`;
   /** Output and titles are debounced; hook events (`urgent`) are evaluated at once. */
   const schedule = (urgent = false): void => {
     if (timer !== null) {
@@ -163,10 +165,10 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     screen,
     now: opts.now,
     exited: () => pane.exit !== null,
-    ...(process.platform === 'linux'
+    ...(foreground
       ? {
-          readForeground: () => readForegroundCommand(proc.pid),
-          readForegroundGroup: () => readForegroundGroup(proc.pid),
+          readForeground: async () => foreground.command(),
+          readForegroundGroup: () => foreground.group(),
         }
       : {}),
     onEvidence: (urgent) => schedule(urgent === true),
@@ -234,6 +236,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   foregroundPoll.unref();
   proc.onExit((exit) => {
     clearInterval(foregroundPoll);
+    foreground?.close();
     status.finish();
     pane.exit = exit;
     opts.onExit(pane, exit);

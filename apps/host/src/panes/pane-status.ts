@@ -77,7 +77,8 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
   // Why: real TUIs place words with cursor moves and repaint in place; the rendered screen says
   // when a prompt appeared, the byte stream only approximates it (used while the screen is empty).
   const screenStamp = createScreenWaitStamp();
-  let rows: StatusRow[] = [];
+  // Why: a new frozen list per change lets the engine validate and scan it once, not per evaluation.
+  let rows: readonly StatusRow[] = Object.freeze([]);
   let agent: AgentId | null = null;
   let waitBlockedAt: number | null = null;
   let recheckTimer: ReturnType<typeof setTimeout> | null = null;
@@ -94,8 +95,9 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
 
   const keep = (row: StatusRow): void => {
     // Why: frozen rows are validated once by the engine, not at every evaluation of the pane.
-    rows.push(freezeStatusRow(row));
-    if (rows.length > PANE_STATUS_ROWS_KEPT) rows = rows.slice(-PANE_STATUS_ROWS_KEPT);
+    const kept = rows.length >= PANE_STATUS_ROWS_KEPT ? rows.slice(1 - PANE_STATUS_ROWS_KEPT) : [...rows];
+    kept.push(freezeStatusRow(row));
+    rows = Object.freeze(kept);
   };
   const applyStamp = (result: { waitBlockedAt: number | null; recheckAt?: number }): void => {
     waitBlockedAt = result.waitBlockedAt;

@@ -1,5 +1,5 @@
 import type { AgentId } from '../agent-ids.ts';
-import { validRows } from '../hooks/row-schema.ts';
+import { validRowList } from '../hooks/row-schema.ts';
 import { type BlockedSignal, findBlockedSignal } from '../screen/blocked-signal.ts';
 import { composerAtBottom } from '../screen/composers.ts';
 import { buildMatchWindow, type MatchWindow, screenHasContent } from '../screen/match-window.ts';
@@ -169,7 +169,7 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
   };
   if (e.exited === true) return facts;
 
-  const rows = validRows(e.rows as readonly unknown[] | undefined);
+  const rows = validRowList(e.rows as readonly unknown[] | undefined);
   const livePermissionTitle = liveTitle && title.status === 'permission';
   const healOnScreen =
     screenHasContent(e.screen) && signal === null && !livePermissionTitle && findMenuShape(window.lines) === null;

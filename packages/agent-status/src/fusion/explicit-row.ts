@@ -1,3 +1,4 @@
+import { isStableRowList } from '../hooks/row-schema.ts';
 import { AGENT_STATUS_STALE_AFTER_MS } from '../limits.ts';
 import type { StatusRow } from '../types.ts';
 
@@ -15,6 +16,32 @@ export function pickExplicitRow(
   now: number,
   healDeniedOnScreen: boolean,
 ): StatusRow | undefined {
+  const best = isStableRowList(rows) ? stableBest(rows, healDeniedOnScreen) : newestExplicit(rows, healDeniedOnScreen);
+  if (!best || now - best.receivedAt > AGENT_STATUS_STALE_AFTER_MS) return undefined;
+  return best;
+}
+
+/** Per stable row list: the newest explicit row before the staleness check, without and with healing. */
+const bestOfStable = new WeakMap<readonly StatusRow[], [StatusRow | undefined | null, StatusRow | undefined | null]>();
+
+// Why: the choice depends on the rows and the healing flag only (time enters at the staleness
+// check), so a list that cannot change is scanned once per flag, not at every evaluation.
+function stableBest(rows: readonly StatusRow[], heal: boolean): StatusRow | undefined {
+  let pair = bestOfStable.get(rows);
+  if (pair === undefined) {
+    pair = [null, null];
+    bestOfStable.set(rows, pair);
+  }
+  const slot = heal ? 1 : 0;
+  let best = pair[slot];
+  if (best === null) {
+    best = newestExplicit(rows, heal);
+    pair[slot] = best;
+  }
+  return best;
+}
+
+function newestExplicit(rows: readonly StatusRow[], healDeniedOnScreen: boolean): StatusRow | undefined {
   let floor = Number.NEGATIVE_INFINITY;
   for (const row of rows) {
     if (isIgnoredByDenyHealing(row, rows, healDeniedOnScreen) && row.receivedAt > floor) floor = row.receivedAt;
@@ -31,7 +58,6 @@ export function pickExplicitRow(
       best = row;
     }
   }
-  if (!best || now - best.receivedAt > AGENT_STATUS_STALE_AFTER_MS) return undefined;
   return best;
 }
 

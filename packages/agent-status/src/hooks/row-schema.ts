@@ -87,3 +87,31 @@ export function freezeStatusRow(row: StatusRow): StatusRow {
   }
   return Object.freeze(row);
 }
+
+/** Frozen row lists already validated: the valid rows of each, a frozen list of frozen rows. */
+const validatedLists = new WeakMap<readonly unknown[], readonly StatusRow[]>();
+/** The lists {@link validRowList} handed out from its cache: they and their rows never change. */
+const stableLists = new WeakSet<readonly StatusRow[]>();
+
+/**
+ * {@link validRows} for the evaluator: a frozen list whose rows are all deep-frozen is validated
+ * once and the same frozen result comes back for it (a host keeping its rows in a new frozen list
+ * per change evaluates a pane many times per list). Any other list is validated afresh.
+ */
+export function validRowList(rows: readonly unknown[] | undefined): readonly StatusRow[] {
+  if (!Array.isArray(rows) || !Object.isFrozen(rows)) return validRows(rows);
+  const cached = validatedLists.get(rows);
+  if (cached !== undefined) return cached;
+  const valid = validRows(rows);
+  // Why: only a list of deep-frozen rows can never change under the cache (a frozen list of open rows can).
+  if (!rows.every((r) => typeof r === 'object' && r !== null && isDeepFrozenRow(r))) return valid;
+  const stable = Object.freeze(valid);
+  validatedLists.set(rows, stable);
+  stableLists.add(stable);
+  return stable;
+}
+
+/** True for a list {@link validRowList} returned from its cache: neither it nor its rows can change. */
+export function isStableRowList(rows: readonly StatusRow[]): boolean {
+  return stableLists.has(rows);
+}
