@@ -35,6 +35,18 @@ export const OUTPUT_EVALUATION_DELAY_MS = 100;
 export const HOOK_EVALUATION_SETTLE_MAX_MS = 20;
 /** Longest an output-triggered evaluation waits for the emulator to catch up (ms). */
 export const OUTPUT_EVALUATION_SETTLE_MAX_MS = 250;
+/**
+ * Longest a blocking call to a screen worker (an attach snapshot, a pane's final screen) waits
+ * for the worker to parse the pane's output so far and answer (ms).
+ */
+export const SCREEN_WORKER_CALL_TIMEOUT_MS = 10_000;
+/** Restarts of a crashed screen worker before its panes are handed to emulators in the host's thread. */
+export const SCREEN_WORKER_RESTARTS_MAX = 3;
+/**
+ * Most screen worker threads a host starts by default (threads); the default is one per core
+ * beyond the one its own event loop runs on, and at least one.
+ */
+export const MAX_DEFAULT_SCREEN_WORKERS = 4;
 /** Interval of the slow probe that notices foreground-process changes without output (ms). */
 export const FOREGROUND_RECHECK_INTERVAL_MS = 2_000;
 /**

@@ -24,6 +24,11 @@ export interface HostOptions {
   readonly home?: string;
   /** Base environment of panes (default `process.env`); inherited `ORCA_*` keys are removed. */
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Worker threads that run the panes' terminal emulators (default: one per core beyond the
+   * host's own, at least 1, at most `MAX_DEFAULT_SCREEN_WORKERS`); 0 parses in the host's thread.
+   */
+  readonly screenWorkers?: number;
 }
 
 /** Options of {@link Host.createPane}. */

@@ -18,6 +18,8 @@ import { createGuestRegistry } from '../guests/guests.ts';
 import { createPaneInjection } from '../panes/injection.ts';
 import type { LivePane } from '../panes/live-pane.ts';
 import { createPaneRegistry } from '../panes/pane-registry.ts';
+import { inThreadScreens } from '../panes/screen.ts';
+import { createScreenPool, defaultScreenWorkers, type ScreenPool } from '../panes/screen-pool.ts';
 import { ensureDataDir } from '../runtime/data-dir.ts';
 import { createHostLogger } from '../runtime/logger.ts';
 import { acquireRuntimeFile, type RuntimeClaim } from '../runtime/runtime-file.ts';
@@ -105,6 +107,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   compaction.unref();
   const abandonStart = (): void => {
     clearInterval(compaction);
+    void screenPool?.close();
     abandon();
   };
 
@@ -116,6 +119,21 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   // Why: agents are found on the panes' PATH; each version is asked once per host start.
   const agentVersions = createAgentVersions(baseEnv);
   const guards = createIngestGuards({ log, now, hookVersion: () => endpoint.version });
+  // Why: parsing every pane's output is the host's largest cost under load; worker threads take it off the loop.
+  const workers = opts.screenWorkers ?? defaultScreenWorkers();
+  const screenPool: ScreenPool | null =
+    workers > 0
+      ? createScreenPool({
+          workers,
+          onWorkerError: (error, retired) =>
+            log.error(
+              { err: error, retired },
+              retired
+                ? 'screen worker retired: its panes parse in the host thread'
+                : 'screen worker crashed: restarted',
+            ),
+        })
+      : null;
   const commandHooks = createHostCommandHooks({
     store,
     ...(opts.home ? { home: opts.home } : {}),
@@ -158,6 +176,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     now,
     baseEnv,
     hookEnv: () => paneHookEnv(endpoint, paths.endpointEnv),
+    screens: screenPool?.engine ?? inThreadScreens,
     onVerdict,
     onAgent: (lp, agent) => {
       if (!storeClosed) store.setPaneAgent(lp.record.handle, agent);
@@ -237,6 +256,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       await listener.stop();
       await commandHooks.whenIdle();
       for (const pane of live) pane.screen.dispose();
+      await screenPool?.close();
       guards.flush();
       storeClosed = true;
       store.close();

@@ -12,7 +12,7 @@ import type { PaneRecord } from '../store/store.ts';
 import { createForegroundReader } from './foreground-probe.ts';
 import { type PaneExit, type PaneProcess, spawnPaneProcess } from './pane-process.ts';
 import { createPaneStatus, type PaneStatus } from './pane-status.ts';
-import { createPaneScreen, type PaneScreen } from './screen.ts';
+import { createPaneScreen, type PaneScreen, type ScreenEngine } from './screen.ts';
 
 /** A verdict as published: `agentWait` kept exactly (absent key = not evaluated). */
 export type Verdict = PaneVerdict;
@@ -54,6 +54,8 @@ export interface LivePaneOptions {
   readonly cols?: number;
   readonly rows?: number;
   readonly now: () => number;
+  /** Where the pane's terminal emulator runs (default: in this thread). */
+  readonly screens?: ScreenEngine;
   /** Called with each new verdict that differs from the previous one (`previous`: null before the first). */
   readonly onVerdict: (pane: LivePane, verdict: Verdict, previous: Verdict | null) => void;
   /** The pane's agent became known or changed (from its hook events; the one place it is learned). */
@@ -78,7 +80,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   const [file, ...args] = opts.record.argv;
   const cols = opts.cols ?? DEFAULT_PANE_COLS;
   const rows = opts.rows ?? DEFAULT_PANE_ROWS;
-  const screen = createPaneScreen({ cols, rows, now: opts.now });
+  const screen = createPaneScreen({ cols, rows, now: opts.now, ...(opts.screens ? { engine: opts.screens } : {}) });
   const proc = spawnPaneProcess({
     file: file ?? '/bin/sh',
     args,

@@ -8,6 +8,7 @@ import type { Store } from '../store/store.ts';
 import { verdictFromStored } from '../store/stored-verdict.ts';
 import { type LivePane, startLivePane, type Verdict } from './live-pane.ts';
 import { livePaneView, type PaneView, storedPaneView } from './pane-view.ts';
+import type { ScreenEngine } from './screen.ts';
 
 /** Options of {@link createPaneRegistry}. */
 export interface PaneRegistryOptions {
@@ -24,6 +25,8 @@ export interface PaneRegistryOptions {
   /** A live pane learned which agent it runs (its first hook event naming one). */
   readonly onAgent: (pane: LivePane, agent: string) => void;
   readonly onExit: (pane: LivePane, exit: NonNullable<LivePane['exit']>) => void;
+  /** Where each pane's terminal emulator runs. */
+  readonly screens: ScreenEngine;
 }
 
 /** The panes of this host run: created here, listed with the stored ones, looked up by handle or key. */
@@ -90,6 +93,7 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
         ...(p.cols !== undefined ? { cols: p.cols } : {}),
         ...(p.rows !== undefined ? { rows: p.rows } : {}),
         now: o.now,
+        screens: o.screens,
         onVerdict: o.onVerdict,
         onAgent: o.onAgent,
         onExit: o.onExit,

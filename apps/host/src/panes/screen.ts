@@ -1,8 +1,12 @@
-import { SerializeAddon } from '@xterm/addon-serialize';
-import xtermHeadless from '@xterm/headless';
-import { EXITED_PANE_SNAPSHOT_LINES, PANE_SCROLLBACK_LINES, PANE_TAIL_MAX_CHARS } from '../constants.ts';
-
-const { Terminal } = xtermHeadless;
+import { PANE_SCROLLBACK_LINES, PANE_TAIL_MAX_CHARS } from '../constants.ts';
+import {
+  createEmulator,
+  type FrozenScreen,
+  flatCopy,
+  joinLines,
+  type ScreenSnapshot,
+  snapshotWithin,
+} from './screen-emulator.ts';
 
 /** A title change with its arrival time. */
 export interface TitleChange {
@@ -16,27 +20,32 @@ export interface PaneScreen {
   resize(cols: number, rows: number): void;
   /** Resolves once every write so far has been parsed by the emulator. */
   settled(): Promise<void>;
-  /** The rendered viewport rows, top to bottom, right-trimmed. */
+  /**
+   * The rendered viewport rows, top to bottom, right-trimmed, as of the last {@link settled}
+   * (an emulator in this thread may show later writes too). `await settled()` first for a
+   * screen that holds every write so far.
+   */
   renderedRows(): string[];
   /** The retained raw tail (ANSI included), at most {@link PANE_TAIL_MAX_CHARS}. */
   tail(): string;
-  /** Scrollback + viewport serialised as plain text lines. */
+  /** Scrollback + viewport serialised as plain text lines, every write so far included. */
   serialize(maxRows: number): string;
   /**
    * The attach snapshot: viewport plus `scrollbackRows` of scrollback as terminal input that
    * rebuilds the screen — colours, attributes, cursor position, modes, the alternate screen
-   * (`@xterm/addon-serialize`). Over `maxBytes` it drops the scrollback, then falls back to the last
-   * plain rows that fit (`truncatedByByteBudget`). An exited pane answers with its final screen.
+   * (`@xterm/addon-serialize`) — holding every write so far. Over `maxBytes` it drops the
+   * scrollback, then falls back to the last plain rows that fit (`truncatedByByteBudget`). An
+   * exited pane answers with its final screen.
    */
-  snapshot(opts: { scrollbackRows: number; maxBytes: number }): { data: string; truncatedByByteBudget?: true };
+  snapshot(opts: { scrollbackRows: number; maxBytes: number }): ScreenSnapshot;
   readonly cols: number;
   readonly rows: number;
   title(): TitleChange | null;
   onTitle(listener: (change: TitleChange) => void): void;
-  /** The program enabled bracketed paste (DECSET 2004), as the emulator parsed it so far. */
+  /** The program enabled bracketed paste (DECSET 2004), as of the last {@link settled}. */
   bracketedPaste(): boolean;
   /**
-   * Keeps what the screen shows now (rendered rows, the last {@link EXITED_PANE_SNAPSHOT_LINES}
+   * Keeps what the screen shows now (rendered rows, the last `EXITED_PANE_SNAPSHOT_LINES`
    * lines, title, tail, size, modes) in a small frozen copy and disposes the emulator. Every
    * reader keeps answering from that copy; later writes only extend the tail; resizes are ignored.
    * Call it once the pane's process has exited and {@link PaneScreen.settled} resolved.
@@ -47,24 +56,38 @@ export interface PaneScreen {
   dispose(): void;
 }
 
-/** The final screen of an exited pane: plain strings, no emulator. */
-interface FrozenScreen {
-  readonly rendered: readonly string[];
-  /** The final viewport as terminal input (no scrollback). */
-  readonly ansi: string;
-  readonly lines: readonly string[];
-  readonly cols: number;
-  readonly rows: number;
-  readonly bracketedPaste: boolean;
+/**
+ * Where a pane's emulator lives: in this thread ({@link inThreadScreens}) or in a screen worker
+ * (`createScreenPool`). The backend parses; the pane screen keeps the tail, titles and the freeze.
+ */
+export interface ScreenBackend {
+  /** Queues `display`, written at `at` (the title of a write carries that time). */
+  write(display: string, at: number): void;
+  resize(cols: number, rows: number): void;
+  settled(): Promise<void>;
+  renderedRows(): string[];
+  bracketedPaste(): boolean;
+  /** Every write so far parsed: the snapshot, and the plain lines. */
+  snapshot(scrollbackRows: number, maxBytes: number): ScreenSnapshot;
+  lines(maxRows: number): string[];
+  onTitle(listener: (text: string, at: number) => void): void;
+  /** The final screen; the backend's emulator is gone after it. */
+  freeze(): FrozenScreen;
 }
 
-/** Why: a `slice` of a big string can keep the whole parent alive; a frozen copy must not. */
-function flatCopy(text: string): string {
-  return text.length === 0 ? '' : Buffer.from(text, 'utf16le').toString('utf16le');
-}
+/** Opens the backend of one pane screen. */
+export type ScreenEngine = (opts: {
+  cols: number;
+  rows: number;
+  scrollback: number;
+  now: () => number;
+  /** The raw output the pane screen kept (a backend that lost its emulator rebuilds from it). */
+  replay?: () => string;
+}) => ScreenBackend;
 
 /**
- * Creates the emulator for one pane. Titles (OSC 0/2) are tracked with the clock's arrival time.
+ * Creates the screen of one pane over `engine` (default: the emulator in this thread). Titles
+ * (OSC 0/2) carry the arrival time of the write that held them.
  *
  * @example
  * const screen = createPaneScreen({ cols: 80, rows: 24 });
@@ -75,144 +98,77 @@ export function createPaneScreen(opts: {
   rows: number;
   scrollback?: number;
   now?: () => number;
+  engine?: ScreenEngine;
 }): PaneScreen {
   const now = opts.now ?? Date.now;
-  let emulator: InstanceType<typeof Terminal> | null = new Terminal({
+  let backend: ScreenBackend | null = (opts.engine ?? inThreadScreens)({
     cols: opts.cols,
     rows: opts.rows,
     scrollback: opts.scrollback ?? PANE_SCROLLBACK_LINES,
-    allowProposedApi: true,
+    now,
+    replay: () => keptTail(),
   });
+  let cols = opts.cols;
+  let rows = opts.rows;
   let tail = '';
   let frozen: FrozenScreen | null = null;
   let lastTitle: TitleChange | null = null;
-  // Why: the emulator parses asynchronously; a title's arrival time is when its write arrived.
-  const writeTimes: number[] = [];
-  // Why: a snapshot taken while writes are still queued in the emulator must carry them, or the
-  // bytes between the last parse and a new subscriber's live output would be lost.
-  const unparsed: string[] = [];
-  let written = 0;
-  let parsed = 0;
-  // Why: under constant output the queue never drains; a waiter waits only for writes made before it.
-  let waiters: { upTo: number; resolve: () => void }[] = [];
   const titleListeners: ((change: TitleChange) => void)[] = [];
-  /** The live emulator; only called while not frozen. */
-  const term = (): InstanceType<typeof Terminal> => {
-    if (!emulator) throw new Error('the pane screen is frozen');
-    return emulator;
-  };
-  // Why: the addon holds its terminal; it is dropped with the emulator at freeze.
-  let serializer: SerializeAddon | null = new SerializeAddon();
-  term().loadAddon(serializer);
-  // Why: the addon places the cursor with relative moves, one cell off after a full-width last row
-  // (the pending-wrap state); an absolute move at the end puts it exactly where the emulator has it.
-  const serialized = (scrollback: number): string => {
-    const buffer = term().buffer.active;
-    const text = serializer?.serialize({ scrollback }) ?? '';
-    return `${text}\x1b[${buffer.cursorY + 1};${buffer.cursorX + 1}H${unparsed.join('')}`;
-  };
-  term().onTitleChange((text) => {
-    lastTitle = { text, at: writeTimes[0] ?? now() };
+  const keptTail = (): string => (tail.length > PANE_TAIL_MAX_CHARS ? tail.slice(-PANE_TAIL_MAX_CHARS) : tail);
+  backend.onTitle((text, at) => {
+    lastTitle = { text, at };
     for (const listener of titleListeners) listener(lastTitle);
   });
-  const release = (): void => {
-    writeTimes.shift();
-    unparsed.shift();
-    parsed += 1;
-    if (waiters.length === 0) return;
-    const ready = waiters.filter((w) => w.upTo <= parsed);
-    if (ready.length === 0) return;
-    waiters = waiters.filter((w) => w.upTo > parsed);
-    for (const w of ready) w.resolve();
-  };
-  const liveLines = (maxRows: number): string[] => {
-    const buffer = term().buffer.active;
-    const end = buffer.length;
-    const lines: string[] = [];
-    for (let y = Math.max(0, end - maxRows); y < end; y += 1)
-      lines.push(buffer.getLine(y)?.translateToString(true) ?? '');
-    return lines;
-  };
-  const liveRendered = (): string[] => {
-    const buffer = term().buffer.active;
-    const rows: string[] = [];
-    for (let y = 0; y < term().rows; y += 1) {
-      rows.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
-    }
-    return rows;
+  /** The live backend; only called while not frozen. */
+  const live = (): ScreenBackend => {
+    if (!backend) throw new Error('the pane screen is frozen');
+    return backend;
   };
   return {
     write(display) {
       if (display.length === 0) return;
       tail += display;
       if (tail.length > PANE_TAIL_MAX_CHARS * 2) tail = tail.slice(-PANE_TAIL_MAX_CHARS);
+      if (!frozen) live().write(display, now());
+    },
+    resize(c, r) {
       if (frozen) return;
-      written += 1;
-      writeTimes.push(now());
-      unparsed.push(display);
-      term().write(display, release);
+      cols = c;
+      rows = r;
+      live().resize(c, r);
     },
-    resize(cols, rows) {
-      if (!frozen) term().resize(cols, rows);
-    },
-    settled() {
-      if (frozen || parsed >= written) return Promise.resolve();
-      const upTo = written;
-      return new Promise((resolve) => waiters.push({ upTo, resolve }));
-    },
-    renderedRows() {
-      return frozen ? [...frozen.rendered] : liveRendered();
-    },
-    tail() {
-      return tail.length > PANE_TAIL_MAX_CHARS ? tail.slice(-PANE_TAIL_MAX_CHARS) : tail;
-    },
+    settled: () => (frozen ? Promise.resolve() : live().settled()),
+    renderedRows: () => (frozen ? [...frozen.rendered] : live().renderedRows()),
+    tail: keptTail,
     snapshot({ scrollbackRows, maxBytes }) {
-      const fits = (text: string) => Buffer.byteLength(text) <= maxBytes;
-      const full = frozen ? frozen.ansi : serialized(scrollbackRows);
-      if (fits(full)) return { data: full };
-      const viewport = frozen || scrollbackRows === 0 ? full : serialized(0);
-      if (fits(viewport)) return { data: viewport };
-      // Why: one budget holds for any screen; the newest plain rows are what a reader needs most.
-      let plain = this.serialize(this.rows);
-      while (plain.length > 0 && !fits(plain)) plain = plain.slice(plain.indexOf('\n') + 1 || plain.length);
-      return { data: plain, truncatedByByteBudget: true };
+      if (!frozen) return live().snapshot(scrollbackRows, maxBytes);
+      const final = frozen;
+      return snapshotWithin(maxBytes, {
+        full: () => final.ansi,
+        viewport: () => final.ansi,
+        plain: () => joinLines(final.lines.slice(Math.max(0, final.lines.length - final.rows))),
+      });
     },
     serialize(maxRows) {
-      const lines = frozen ? frozen.lines.slice(Math.max(0, frozen.lines.length - maxRows)) : liveLines(maxRows);
-      while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-      return lines.join('\r\n');
+      return joinLines(frozen ? frozen.lines.slice(Math.max(0, frozen.lines.length - maxRows)) : live().lines(maxRows));
     },
     get cols() {
-      return frozen ? frozen.cols : term().cols;
+      return frozen ? frozen.cols : cols;
     },
     get rows() {
-      return frozen ? frozen.rows : term().rows;
+      return frozen ? frozen.rows : rows;
     },
     title: () => lastTitle,
-    bracketedPaste: () => (frozen ? frozen.bracketedPaste : term().modes.bracketedPasteMode),
+    bracketedPaste: () => (frozen ? frozen.bracketedPaste : live().bracketedPaste()),
     onTitle(listener) {
       titleListeners.push(listener);
     },
     freeze() {
       if (frozen) return;
-      frozen = Object.freeze({
-        rendered: Object.freeze(liveRendered()),
-        ansi: flatCopy(serialized(0)),
-        lines: Object.freeze(liveLines(EXITED_PANE_SNAPSHOT_LINES)),
-        cols: term().cols,
-        rows: term().rows,
-        bracketedPaste: term().modes.bracketedPasteMode,
-      });
-      tail = flatCopy(tail.length > PANE_TAIL_MAX_CHARS ? tail.slice(-PANE_TAIL_MAX_CHARS) : tail);
-      writeTimes.length = 0;
-      unparsed.length = 0;
-      // Why: nothing is left to parse; a waiter still queued must not hang on a disposed emulator.
-      for (const w of waiters.splice(0)) w.resolve();
-      serializer?.dispose();
-      serializer = null;
-      term().dispose();
+      frozen = Object.freeze(live().freeze());
+      tail = flatCopy(keptTail());
       // Why: the methods' closure would otherwise keep the disposed emulator's buffers alive.
-      emulator = null;
+      backend = null;
     },
     get frozen() {
       return frozen !== null;
@@ -223,3 +179,63 @@ export function createPaneScreen(opts: {
     },
   };
 }
+
+/** The emulator in this thread: parsed between this thread's other work (the default engine). */
+export const inThreadScreens: ScreenEngine = (opts) => {
+  const emulator = createEmulator(opts);
+  // Why: the emulator parses asynchronously; a title's arrival time is when its write arrived.
+  const writeTimes: number[] = [];
+  // Why: a snapshot taken while writes are still queued in the emulator must carry them, or the
+  // bytes between the last parse and a new subscriber's live output would be lost.
+  const unparsed: string[] = [];
+  let written = 0;
+  let parsed = 0;
+  // Why: under constant output the queue never drains; a waiter waits only for writes made before it.
+  let waiters: { upTo: number; resolve: () => void }[] = [];
+  const release = (): void => {
+    writeTimes.shift();
+    unparsed.shift();
+    parsed += 1;
+    if (waiters.length === 0) return;
+    const ready = waiters.filter((w) => w.upTo <= parsed);
+    if (ready.length === 0) return;
+    waiters = waiters.filter((w) => w.upTo > parsed);
+    for (const w of ready) w.resolve();
+  };
+  const withUnparsed = (text: string): string => `${text}${unparsed.join('')}`;
+  return {
+    write(display, at) {
+      written += 1;
+      writeTimes.push(at);
+      unparsed.push(display);
+      emulator.write(display, release);
+    },
+    resize: (cols, rows) => emulator.resize(cols, rows),
+    settled() {
+      if (parsed >= written) return Promise.resolve();
+      const upTo = written;
+      return new Promise((resolve) => waiters.push({ upTo, resolve }));
+    },
+    renderedRows: () => emulator.renderedRows(),
+    bracketedPaste: () => emulator.bracketedPaste(),
+    snapshot: (scrollbackRows, maxBytes) =>
+      snapshotWithin(maxBytes, {
+        full: () => withUnparsed(emulator.serialized(scrollbackRows)),
+        viewport: () => withUnparsed(emulator.serialized(0)),
+        plain: () => joinLines(emulator.lines(emulator.rows)),
+      }),
+    lines: (maxRows) => emulator.lines(maxRows),
+    onTitle(listener) {
+      emulator.onTitle((text) => listener(text, writeTimes[0] ?? opts.now()));
+    },
+    freeze() {
+      const final = emulator.frozen();
+      writeTimes.length = 0;
+      unparsed.length = 0;
+      // Why: nothing is left to parse; a waiter still queued must not hang on a disposed emulator.
+      for (const w of waiters.splice(0)) w.resolve();
+      emulator.dispose();
+      return final;
+    },
+  };
+};

@@ -1,0 +1,103 @@
+import { until } from '@orca/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SCREEN_WORKER_RESTARTS_MAX } from '../constants.ts';
+import { createPaneScreen, type PaneScreen } from './screen.ts';
+import { createScreenPool, defaultScreenWorkers, type ScreenPool } from './screen-pool.ts';
+
+const pools: ScreenPool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+function pool(workers: number, errors: [unknown, boolean][] = []): ScreenPool {
+  const p = createScreenPool({ workers, onWorkerError: (error, retired) => errors.push([error, retired]) });
+  pools.push(p);
+  return p;
+}
+
+async function shows(screen: PaneScreen, text: string): Promise<string[]> {
+  return until(`the screen to show ${text}`, async () => {
+    await screen.settled();
+    const rows = screen.renderedRows();
+    return rows.some((r) => r.includes(text)) ? rows : undefined;
+  });
+}
+
+describe('createScreenPool', () => {
+  it('defaults to one worker per core beyond the host thread, between 1 and 4', () => {
+    expect([1, 2, 3, 8, 64].map((cores) => defaultScreenWorkers(cores))).toEqual([1, 1, 2, 4, 4]);
+  });
+
+  it('places panes on the least loaded worker and keeps each pane its own screen', async () => {
+    const p = pool(2);
+    await p.ready();
+    const screens = Array.from({ length: 5 }, () => createPaneScreen({ cols: 30, rows: 3, engine: p.engine }));
+    expect(p.load()).toEqual([3, 2]);
+    for (const [i, s] of screens.entries()) s.write(`pane ${i}\r\n`);
+    for (const [i, s] of screens.entries()) {
+      await s.settled();
+      expect(s.renderedRows()).toEqual([`pane ${i}`, '', '']);
+    }
+    screens[0]?.freeze();
+    expect(p.load()).toEqual([2, 2]);
+  });
+
+  it('a crashed worker is restarted and its panes rebuilt from their raw tails; they go on parsing', async () => {
+    const errors: [unknown, boolean][] = [];
+    const p = pool(1, errors);
+    await p.ready();
+    const screen = createPaneScreen({ cols: 30, rows: 4, engine: p.engine });
+    screen.write('\x1b]0;my title\x07before the crash\r\n');
+    await shows(screen, 'before the crash');
+    await p.crash(0);
+    screen.write('after it');
+    const rows = await shows(screen, 'after it');
+    expect(rows.slice(0, 2)).toEqual(['before the crash', 'after it']);
+    expect(screen.title()?.text).toBe('my title');
+    expect(screen.snapshot({ scrollbackRows: 10, maxBytes: 10_000 }).data).toContain('before the crash');
+    expect(errors.map(([, retired]) => retired)).toEqual([false]);
+    expect(p.retired()).toBe(0);
+  });
+
+  it(`after ${SCREEN_WORKER_RESTARTS_MAX} restarts a crashing worker is retired: its panes parse in this thread`, async () => {
+    const errors: [unknown, boolean][] = [];
+    const p = pool(1, errors);
+    await p.ready();
+    const screen = createPaneScreen({ cols: 30, rows: 4, engine: p.engine });
+    screen.write('\x1b[?2004hkept');
+    await shows(screen, 'kept');
+    for (let crash = 0; crash <= SCREEN_WORKER_RESTARTS_MAX; crash += 1) {
+      await p.crash(0);
+      await until('the crash to be seen', () => errors.length === crash + 1);
+      if (crash < SCREEN_WORKER_RESTARTS_MAX) await p.ready().then(() => shows(screen, 'kept'));
+    }
+    expect(errors.map(([, retired]) => retired)).toEqual([false, false, false, true]);
+    expect(p.retired()).toBe(1);
+    screen.write(' and more');
+    expect((await shows(screen, 'kept and more'))[0]).toBe('kept and more');
+    expect(screen.bracketedPaste()).toBe(true);
+    // a pane opened now never reaches a worker
+    const later = createPaneScreen({ cols: 10, rows: 2, engine: p.engine });
+    later.write('local');
+    await shows(later, 'local');
+    expect(p.load()).toEqual([0]);
+    screen.freeze();
+    expect(screen.renderedRows()[0]).toBe('kept and more');
+  });
+
+  it('after close, open screens answer from their mirrors and settle at once', async () => {
+    const p = pool(1);
+    const screen = createPaneScreen({ cols: 20, rows: 2, engine: p.engine });
+    screen.write('last words');
+    await shows(screen, 'last words');
+    await p.close();
+    screen.write(' unseen');
+    await screen.settled();
+    expect(screen.renderedRows()).toEqual(['last words', '']);
+    expect(() => screen.snapshot({ scrollbackRows: 0, maxBytes: 1000 })).toThrow(
+      expect.objectContaining({ code: 'ORCA_HOST_SCREEN' }),
+    );
+    screen.freeze();
+    expect(screen.renderedRows()).toEqual(['last words', '']);
+  });
+});
