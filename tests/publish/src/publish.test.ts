@@ -324,4 +324,29 @@ describe('installed with plain npm into a project outside the workspace', () => 
       failed: verdict.checks.filter((c) => !c.ok).map((c) => c.id),
     }).toEqual({ status: 0, ok: true, failed: [] });
   });
+
+  it('orca demo runs end to end from the installed package: the shipped screen worker parses the pane', () => {
+    const orca = path.join(project, 'node_modules', '.bin', 'orca');
+    const demo = run(orca, ['demo', '--json'], { cwd: project, timeout: 120_000 });
+    const events = demo.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { kind: string; ok?: boolean; code?: string; verdict?: { status: string } });
+    // Why: the refused dispatch at the approval menu needs the rendered screen, which only the worker parses.
+    expect({
+      status: demo.status,
+      stderr: demo.stderr,
+      refused: events.filter((e) => e.kind === 'inject' && e.ok === false).map((e) => e.code),
+      statuses: [
+        ...new Set(events.filter((e) => e.kind === 'verdict' && e.verdict?.status).map((e) => e.verdict?.status)),
+      ].sort(),
+      done: events.at(-1),
+    }).toEqual({
+      status: 0,
+      stderr: '',
+      refused: ['agent_prompt_blocked'],
+      statuses: ['idle', 'permission', 'working'],
+      done: expect.objectContaining({ kind: 'done', ok: true }),
+    });
+  });
 });

@@ -114,7 +114,7 @@ describe('checkLayering', () => {
 });
 
 describe('checkLayering and tooling', () => {
-  it('allows tooling in configs and tests but not in shipped code', () => {
+  it('allows tooling in configs, tests and dev/ (run from source only) but not in shipped code', () => {
     const root = writeFixtureWorkspace([
       {
         dir: 'tooling/config',
@@ -126,6 +126,7 @@ describe('checkLayering and tooling', () => {
         manifest: { ...publishableManifest('@orca/wire', {}), devDependencies: { '@orca/config': 'workspace:^' } },
         files: {
           'vitest.config.ts': "import { orcaVitest } from '@orca/config/vitest';\nexport default orcaVitest();\n",
+          'dev/run-from-source.mjs': "import '@orca/config/vitest';\n",
           'src/index.ts': "import '@orca/config/vitest';\n",
         },
       },

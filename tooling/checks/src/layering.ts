@@ -14,8 +14,9 @@ export interface LayeringViolation {
   message: string;
 }
 
-// Why: test files, benches and build configs may use devDependencies; shipped code may not.
-const DEV_ONLY_FILE = /(\.test\.|\.bench\.|(^|\/)(test|bench|tests|fixtures)\/|^[^/]+\.config\.)/;
+// Why: test files, benches, build configs and `dev/` (what runs only from source, never shipped) may
+// use devDependencies; shipped code may not.
+const DEV_ONLY_FILE = /(\.test\.|\.bench\.|(^|\/)(test|bench|tests|fixtures|dev)\/|^[^/]+\.config\.)/;
 
 function declared(manifest: Record<string, unknown>, field: string): Set<string> {
   const value = manifest[field];

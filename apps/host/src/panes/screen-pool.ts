@@ -84,17 +84,17 @@ export function defaultScreenWorkers(cores: number = availableParallelism()): nu
   return Math.max(1, Math.min(MAX_DEFAULT_SCREEN_WORKERS, cores - 1));
 }
 
-/** How the worker module is started: the built `.js` beside this chunk, or the `.ts` source under tsx. */
+/** How the worker module is started: the built `.js` beside this chunk, or the `.ts` source through tsx. */
 function startWorker(data: ScreenWorkerData, transfer: MessagePort[]): Worker {
   if (!import.meta.url.endsWith('.ts')) {
     return new Worker(new URL('./screen-worker.js', import.meta.url), { workerData: data, transferList: transfer });
   }
-  // Why: from source (tests, `pnpm orca`) the worker needs tsx's loader registered before its entry loads.
-  // Why: `--import tsx` registers too late for a worker's entry; its ESM API registers before the import.
-  const api = import.meta.resolve('tsx/esm/api');
+  // Why: from source (tests, `pnpm orca`) a dev-only boot file registers tsx before the entry loads.
   const entry = new URL('./screen-worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { eval: true, workerData: data, transferList: transfer });
+  return new Worker(new URL('../../dev/ts-worker.mjs', import.meta.url), {
+    workerData: { ...data, entry },
+    transferList: transfer,
+  });
 }
 
 /**
