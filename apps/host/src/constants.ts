@@ -40,6 +40,13 @@ export const OUTPUT_EVALUATION_SETTLE_MAX_MS = 250;
  * for the worker to parse the pane's output so far and answer (ms).
  */
 export const SCREEN_WORKER_CALL_TIMEOUT_MS = 10_000;
+/**
+ * Output (UTF-16 units) a pane may have sent its screen worker and not yet seen parsed before the
+ * pane's PTY is paused, as a terminal that cannot keep up stops reading; it resumes at the low mark.
+ */
+export const SCREEN_BACKLOG_HIGH_CHARS = 2 * 1024 * 1024;
+/** See {@link SCREEN_BACKLOG_HIGH_CHARS} (UTF-16 units). */
+export const SCREEN_BACKLOG_LOW_CHARS = 512 * 1024;
 /** Restarts of a crashed screen worker before its panes are handed to emulators in the host's thread. */
 export const SCREEN_WORKER_RESTARTS_MAX = 3;
 /**

@@ -205,6 +205,8 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     counters,
   };
 
+  // Why: a screen worker that falls behind a flood stops the PTY rather than queue output without bound.
+  screen.onFlowControl((pause) => (pause ? proc.pause() : proc.resume()));
   screen.onTitle((change) => {
     opts.onTitle(pane, change.text);
     schedule();

@@ -23,6 +23,9 @@ export interface PaneProcess {
   write(data: string): void;
   resize(cols: number, rows: number): void;
   kill(signal?: string): void;
+  /** Stops reading the PTY (the program blocks once the kernel buffer is full) until {@link resume}. */
+  pause(): void;
+  resume(): void;
   onData(listener: (chunk: string) => void): void;
   onExit(listener: (exit: PaneExit) => void): void;
 }
@@ -61,6 +64,12 @@ export function spawnPaneProcess(opts: PaneProcessOptions): PaneProcess {
     },
     resize(cols, rows) {
       if (!exited) child.resize(cols, rows);
+    },
+    pause() {
+      if (!exited) child.pause();
+    },
+    resume() {
+      if (!exited) child.resume();
     },
     kill(signal) {
       if (exited) return;

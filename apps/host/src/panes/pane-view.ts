@@ -40,7 +40,7 @@ export function livePaneView(pane: LivePane, withTail: boolean): PaneView {
   if (pane.verdictAt !== null) view.changedAt = pane.verdictAt;
   if (pane.exit) view.exited = { code: pane.exit.code, signal: pane.exit.signal, cause: 'exit' };
   if (withTail) {
-    const rows = pane.screen.renderedRows();
+    const rows = pane.screen.currentRows();
     while (rows.length > 0 && rows[rows.length - 1]?.trim() === '') rows.pop();
     view.tail = rows.join('\n');
   }

@@ -107,6 +107,23 @@ export function createEmulator(opts: { cols: number; rows: number; scrollback: n
   };
 }
 
+/** A final screen known only as plain rows (an emulator that is gone): no scrollback, no colours. */
+export function plainFrozen(
+  rendered: readonly string[],
+  cols: number,
+  rows: number,
+  bracketedPaste: boolean,
+): FrozenScreen {
+  return {
+    rendered: Object.freeze([...rendered]),
+    ansi: rendered.join('\r\n'),
+    lines: Object.freeze([...rendered]),
+    cols,
+    rows,
+    bracketedPaste,
+  };
+}
+
 /** Why: a `slice` of a big string can keep the whole parent alive; a kept copy must not. */
 export function flatCopy(text: string): string {
   return text.length === 0 ? '' : Buffer.from(text, 'utf16le').toString('utf16le');

@@ -1,6 +1,6 @@
 import { until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SCREEN_WORKER_RESTARTS_MAX } from '../constants.ts';
+import { SCREEN_BACKLOG_HIGH_CHARS, SCREEN_WORKER_RESTARTS_MAX } from '../constants.ts';
 import { createPaneScreen, type PaneScreen } from './screen.ts';
 import { createScreenPool, defaultScreenWorkers, type ScreenPool } from './screen-pool.ts';
 
@@ -40,6 +40,38 @@ describe('createScreenPool', () => {
     }
     screens[0]?.freeze();
     expect(p.load()).toEqual([2, 2]);
+  });
+
+  it('currentRows() holds every write so far at once; renderedRows() is the mirror of the last settle', async () => {
+    const p = pool(1);
+    const screen = createPaneScreen({ cols: 20, rows: 2, engine: p.engine });
+    screen.write('one');
+    await screen.settled();
+    screen.write('\r\ntwo');
+    expect(screen.renderedRows()).toEqual(['one', '']);
+    expect(screen.currentRows()).toEqual(['one', 'two']);
+    await screen.settled();
+    expect(screen.renderedRows()).toEqual(['one', 'two']);
+  });
+
+  it('flow control: past the high mark of unparsed output it asks to pause the PTY, and to resume once parsed', async () => {
+    const p = pool(1);
+    await p.ready();
+    const screen = createPaneScreen({ cols: 80, rows: 4, engine: p.engine });
+    const flow: boolean[] = [];
+    screen.onFlowControl((pause) => flow.push(pause));
+    const chunk = `${'\x1b[31mred\x1b[0m '.repeat(1000)}\r\n`;
+    let sent = 0;
+    while (flow.length === 0 && sent < SCREEN_BACKLOG_HIGH_CHARS * 2) {
+      screen.write(chunk);
+      sent += chunk.length;
+    }
+    expect(flow).toEqual([true]);
+    expect(sent).toBeGreaterThan(SCREEN_BACKLOG_HIGH_CHARS);
+    await until('the resume', () => flow.length === 2);
+    expect(flow).toEqual([true, false]);
+    screen.write('end');
+    expect((await shows(screen, 'end')).at(-1)).toContain('end');
   });
 
   it('a crashed worker is restarted and its panes rebuilt from their raw tails; they go on parsing', async () => {

@@ -1,18 +1,24 @@
-import { availableParallelism } from 'node:os';
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { MAX_DEFAULT_SCREEN_WORKERS, SCREEN_WORKER_CALL_TIMEOUT_MS, SCREEN_WORKER_RESTARTS_MAX } from '../constants.ts';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
+import {
+  SCREEN_BACKLOG_HIGH_CHARS,
+  SCREEN_BACKLOG_LOW_CHARS,
+  SCREEN_WORKER_CALL_TIMEOUT_MS,
+  SCREEN_WORKER_RESTARTS_MAX,
+} from '../constants.ts';
 import { HostError } from '../errors.ts';
 import { inThreadScreens, type ScreenBackend, type ScreenEngine } from './screen.ts';
-import type { FrozenScreen, ScreenSnapshot } from './screen-emulator.ts';
+import { type FrozenScreen, plainFrozen, type ScreenSnapshot } from './screen-emulator.ts';
 import type {
   FromScreenWorker,
   ScreenCall,
   ScreenCallReply,
   ScreenCallResult,
   ScreenOp,
-  ScreenWorkerData,
   ToScreenWorker,
 } from './screen-protocol.ts';
+import { startWorker } from './screen-worker-start.ts';
+
+export { defaultScreenWorkers } from './screen-worker-start.ts';
 
 /** Emulators in worker threads: the host's event loop keeps only I/O and verdict fusion. */
 export interface ScreenPool {
@@ -55,6 +61,14 @@ interface PaneLink {
   /** Highest write count a `sync` was sent for. */
   asked: number;
   waiters: { upTo: number; resolve: () => void }[];
+  /** Output sent (UTF-16 units), and how much of it the worker reported parsed. */
+  sentChars: number;
+  parsedChars: number;
+  /** Each sync sent: the write count and the output sent by then. */
+  syncs: [written: number, sentChars: number][];
+  /** The PTY was asked to pause until the worker catches up. */
+  paused: boolean;
+  flow: (pause: boolean) => void;
   mirrorRows: string[];
   bracketedPaste: boolean;
   title: (text: string, at: number) => void;
@@ -77,24 +91,6 @@ interface Lane {
   restarts: number;
   retired: boolean;
   readonly whenStarted: { promise: Promise<void>; resolve: () => void };
-}
-
-/** One screen worker per core beyond the host's own thread: at least 1, at most {@link MAX_DEFAULT_SCREEN_WORKERS}. */
-export function defaultScreenWorkers(cores: number = availableParallelism()): number {
-  return Math.max(1, Math.min(MAX_DEFAULT_SCREEN_WORKERS, cores - 1));
-}
-
-/** How the worker module is started: the built `.js` beside this chunk, or the `.ts` source through tsx. */
-function startWorker(data: ScreenWorkerData, transfer: MessagePort[]): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./screen-worker.js', import.meta.url), { workerData: data, transferList: transfer });
-  }
-  // Why: from source (tests, `pnpm orca`) a dev-only boot file registers tsx before the entry loads.
-  const entry = new URL('./screen-worker.ts', import.meta.url).href;
-  return new Worker(new URL('../../dev/ts-worker.mjs', import.meta.url), {
-    workerData: { ...data, entry },
-    transferList: transfer,
-  });
 }
 
 /**
@@ -143,8 +139,27 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       pane.parsed = Math.max(pane.parsed, event[2]);
       if (event[3] !== null) pane.mirrorRows = event[3];
       if (event[4] !== null) pane.bracketedPaste = event[4];
+      while (pane.syncs.length > 0 && (pane.syncs[0]?.[0] ?? Number.POSITIVE_INFINITY) <= pane.parsed) {
+        pane.parsedChars = pane.syncs.shift()?.[1] ?? pane.parsedChars;
+      }
       settle(pane);
+      if (pane.paused) {
+        if (pane.sentChars - pane.parsedChars <= SCREEN_BACKLOG_LOW_CHARS) setPaused(pane, false);
+        else requestSync(lane, pane);
+      }
     }
+  };
+  /** Asks for a `state` covering every write so far (once per write count). */
+  const requestSync = (lane: Lane, pane: PaneLink): void => {
+    if (pane.asked >= pane.written) return;
+    pane.asked = pane.written;
+    pane.syncs.push([pane.written, pane.sentChars]);
+    send(lane, ['sync', pane.id]);
+  };
+  const setPaused = (pane: PaneLink, paused: boolean): void => {
+    if (pane.paused === paused) return;
+    pane.paused = paused;
+    pane.flow(paused);
   };
   const settle = (pane: PaneLink): void => {
     if (pane.waiters.length === 0) return;
@@ -195,6 +210,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       const tail = pane.replay();
       if (tail.length > 0) fallback.write(tail, pane.now());
       pane.fallback = fallback;
+      setPaused(pane, false);
       const waiters = pane.waiters.splice(0);
       void fallback.settled().then(() => {
         for (const w of waiters) w.resolve();
@@ -214,16 +230,17 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       pane.written = 0;
       pane.parsed = 0;
       pane.asked = 0;
+      pane.sentChars = 0;
+      pane.parsedChars = 0;
+      pane.syncs = [];
+      setPaused(pane, false);
       const tail = pane.replay();
       if (tail.length > 0) {
         pane.written = 1;
         send(lane, ['write', pane.id, tail, pane.now()]);
       }
       for (const w of pane.waiters) w.upTo = Math.min(w.upTo, pane.written);
-      if (pane.waiters.length > 0) {
-        pane.asked = pane.written;
-        send(lane, ['sync', pane.id]);
-      }
+      if (pane.waiters.length > 0) requestSync(lane, pane);
     }
   };
   const call = (lane: Lane, screenCall: ScreenCall): ScreenCallResult => {
@@ -279,6 +296,11 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       parsed: 0,
       asked: 0,
       waiters: [],
+      sentChars: 0,
+      parsedChars: 0,
+      syncs: [],
+      paused: false,
+      flow: () => undefined,
       mirrorRows: Array.from({ length: rows }, () => ''),
       bracketedPaste: false,
       title: () => undefined,
@@ -292,7 +314,15 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       write(display, at) {
         if (pane.fallback) return pane.fallback.write(display, at);
         pane.written += 1;
+        pane.sentChars += display.length;
         send(lane, ['write', pane.id, display, at]);
+        const backlog = pane.sentChars - pane.parsedChars;
+        // Why: half way up, ask where the worker is, so the mark is judged on fresh numbers.
+        if (backlog > SCREEN_BACKLOG_HIGH_CHARS / 2 && pane.syncs.length === 0) requestSync(lane, pane);
+        if (backlog > SCREEN_BACKLOG_HIGH_CHARS) {
+          setPaused(pane, true);
+          requestSync(lane, pane);
+        }
       },
       resize(c, r) {
         pane.cols = c;
@@ -304,10 +334,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
         if (pane.fallback) return pane.fallback.settled();
         if (pane.parsed >= pane.written || closed) return Promise.resolve();
         const upTo = pane.written;
-        if (pane.asked < upTo) {
-          pane.asked = upTo;
-          send(lane, ['sync', pane.id]);
-        }
+        requestSync(lane, pane);
         return new Promise((resolve) => pane.waiters.push({ upTo, resolve }));
       },
       renderedRows: () => (pane.fallback ? pane.fallback.renderedRows() : [...pane.mirrorRows]),
@@ -316,14 +343,21 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
         pane.fallback
           ? pane.fallback.snapshot(scrollbackRows, maxBytes)
           : (call(lane, ['snapshot', pane.id, scrollbackRows, maxBytes]) as ScreenSnapshot),
+      currentRows: () => (pane.fallback ? pane.fallback.currentRows() : (call(lane, ['rows', pane.id]) as string[])),
       lines: (maxRows) =>
         pane.fallback ? pane.fallback.lines(maxRows) : (call(lane, ['lines', pane.id, maxRows]) as string[]),
       onTitle(listener) {
         pane.title = listener;
       },
+      onFlowControl(listener) {
+        pane.flow = listener;
+      },
       freeze() {
+        setPaused(pane, false);
         if (pane.fallback) return pane.fallback.freeze();
-        const final = closed ? mirrorFrozen(pane) : (call(lane, ['freeze', pane.id]) as FrozenScreen);
+        const final = closed
+          ? plainFrozen(pane.mirrorRows, pane.cols, pane.rows, pane.bracketedPaste)
+          : (call(lane, ['freeze', pane.id]) as FrozenScreen);
         lane.panes.delete(pane.id);
         for (const w of pane.waiters.splice(0)) w.resolve();
         return final;
@@ -351,17 +385,5 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       }
       await Promise.all(lanes.map((l) => l.worker.terminate()));
     },
-  };
-}
-
-/** The final screen of a pane whose worker is gone: its mirror (no scrollback, no colours). */
-function mirrorFrozen(pane: PaneLink): FrozenScreen {
-  return {
-    rendered: Object.freeze([...pane.mirrorRows]),
-    ansi: pane.mirrorRows.join('\r\n'),
-    lines: Object.freeze([...pane.mirrorRows]),
-    cols: pane.cols,
-    rows: pane.rows,
-    bracketedPaste: pane.bracketedPaste,
   };
 }

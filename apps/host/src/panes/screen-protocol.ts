@@ -17,6 +17,7 @@ export type ScreenOp =
 export type ScreenCall =
   | readonly ['snapshot', id: number, scrollbackRows: number, maxBytes: number]
   | readonly ['lines', id: number, maxRows: number]
+  | readonly ['rows', id: number]
   | readonly ['freeze', id: number];
 
 /** What a call answers (by its kind). */

@@ -95,6 +95,8 @@ function answer(call: ScreenCall, pane: Pane): ScreenCallResult {
       });
     case 'lines':
       return emulator.lines(call[2]);
+    case 'rows':
+      return emulator.renderedRows();
     case 'freeze': {
       const final = emulator.frozen();
       emulator.dispose();

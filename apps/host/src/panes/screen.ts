@@ -26,6 +26,11 @@ export interface PaneScreen {
    * screen that holds every write so far.
    */
   renderedRows(): string[];
+  /**
+   * The rendered viewport rows holding every write so far (a blocking call when the emulator is
+   * in a worker): for a reader that cannot wait, such as `orca terminal show`.
+   */
+  currentRows(): string[];
   /** The retained raw tail (ANSI included), at most {@link PANE_TAIL_MAX_CHARS}. */
   tail(): string;
   /** Scrollback + viewport serialised as plain text lines, every write so far included. */
@@ -42,6 +47,11 @@ export interface PaneScreen {
   readonly rows: number;
   title(): TitleChange | null;
   onTitle(listener: (change: TitleChange) => void): void;
+  /**
+   * Flow control: `true` when the emulator fell too far behind the pane's output (stop reading the
+   * PTY), `false` once it caught up. An emulator in this thread never asks.
+   */
+  onFlowControl(listener: (pause: boolean) => void): void;
   /** The program enabled bracketed paste (DECSET 2004), as of the last {@link settled}. */
   bracketedPaste(): boolean;
   /**
@@ -67,10 +77,13 @@ export interface ScreenBackend {
   settled(): Promise<void>;
   renderedRows(): string[];
   bracketedPaste(): boolean;
-  /** Every write so far parsed: the snapshot, and the plain lines. */
+  /** Every write so far parsed: the viewport, the snapshot, and the plain lines. */
+  currentRows(): string[];
   snapshot(scrollbackRows: number, maxBytes: number): ScreenSnapshot;
   lines(maxRows: number): string[];
   onTitle(listener: (text: string, at: number) => void): void;
+  /** See {@link PaneScreen.onFlowControl}; optional (a backend that never falls behind). */
+  onFlowControl?(listener: (pause: boolean) => void): void;
   /** The final screen; the backend's emulator is gone after it. */
   freeze(): FrozenScreen;
 }
@@ -139,6 +152,7 @@ export function createPaneScreen(opts: {
     },
     settled: () => (frozen ? Promise.resolve() : live().settled()),
     renderedRows: () => (frozen ? [...frozen.rendered] : live().renderedRows()),
+    currentRows: () => (frozen ? [...frozen.rendered] : live().currentRows()),
     tail: keptTail,
     snapshot({ scrollbackRows, maxBytes }) {
       if (!frozen) return live().snapshot(scrollbackRows, maxBytes);
@@ -162,6 +176,9 @@ export function createPaneScreen(opts: {
     bracketedPaste: () => (frozen ? frozen.bracketedPaste : live().bracketedPaste()),
     onTitle(listener) {
       titleListeners.push(listener);
+    },
+    onFlowControl(listener) {
+      backend?.onFlowControl?.(listener);
     },
     freeze() {
       if (frozen) return;
@@ -217,6 +234,8 @@ export const inThreadScreens: ScreenEngine = (opts) => {
       return new Promise((resolve) => waiters.push({ upTo, resolve }));
     },
     renderedRows: () => emulator.renderedRows(),
+    // Why: in this thread a write is parsed within a turn of the loop; this answers what is parsed now.
+    currentRows: () => emulator.renderedRows(),
     bracketedPaste: () => emulator.bracketedPaste(),
     snapshot: (scrollbackRows, maxBytes) =>
       snapshotWithin(maxBytes, {
