@@ -47,6 +47,8 @@ export const SCREEN_WORKER_CALL_TIMEOUT_MS = 10_000;
 export const SCREEN_BACKLOG_HIGH_CHARS = 2 * 1024 * 1024;
 /** See {@link SCREEN_BACKLOG_HIGH_CHARS} (UTF-16 units). */
 export const SCREEN_BACKLOG_LOW_CHARS = 512 * 1024;
+/** Most screen worker threads `orca start --screen-workers` accepts (threads). */
+export const MAX_SCREEN_WORKERS = 64;
 /** Restarts of a crashed screen worker before its panes are handed to emulators in the host's thread. */
 export const SCREEN_WORKER_RESTARTS_MAX = 3;
 /**

@@ -14,7 +14,13 @@ function capture(): CliIo & { lines: string[]; errors: string[] } {
 
 describe('orca CLI', () => {
   it('exits 2 with one line on usage errors', async () => {
-    for (const argv of [['frobnicate'], ['start', '--hook-port', 'abc'], ['hooks', 'install', '--agents', 'nope']]) {
+    for (const argv of [
+      ['frobnicate'],
+      ['start', '--hook-port', 'abc'],
+      ['start', '--screen-workers', '-1'],
+      ['start', '--screen-workers', '65'],
+      ['hooks', 'install', '--agents', 'nope'],
+    ]) {
       const io = capture();
       expect(await runCli(argv, io)).toBe(2);
       expect(

@@ -3,7 +3,7 @@ import { formatVerifyReport, nodeVerifyIo, verifyHome } from '@orca/hook-templat
 import { Command, CommanderError, Option } from 'commander';
 import { createAgentVersions } from '../agent-hooks/agent-versions.ts';
 import { installHooks } from '../agent-hooks/install-hooks.ts';
-import { APP_VERSION, EXIT_OK, EXIT_USAGE } from '../constants.ts';
+import { APP_VERSION, EXIT_OK, EXIT_USAGE, MAX_SCREEN_WORKERS } from '../constants.ts';
 import { formatDemoEvent, runDemo } from '../demo/run-demo.ts';
 import type { CliContext, GlobalOptions } from './cli-context.ts';
 import { addCommandHooksCommands } from './command-hooks-commands.ts';
@@ -26,6 +26,12 @@ function parseList(value: string): string[] {
 function parsePort(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535)
     throw new UsageError(`--hook-port expects 0-65535, got ${printableField(value)}`);
+  return Number(value);
+}
+
+function parseScreenWorkers(value: string): number {
+  if (!/^\d{1,2}$/.test(value) || Number(value) > MAX_SCREEN_WORKERS)
+    throw new UsageError(`--screen-workers expects 0-${MAX_SCREEN_WORKERS}, got ${printableField(value)}`);
   return Number(value);
 }
 
@@ -76,10 +82,17 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
     .option('--listen <addr>', 'also accept RPC clients on 127.0.0.1:PORT (bearer token in <data-dir>/runtime-token)')
     .option('--web <addr>', 'serve the browser client and its WebSocket on ADDR:PORT (loopback: 127.0.0.1:PORT)')
     .option('--web-bind-any', 'allow --web on a non-loopback address (prints a warning)')
+    .addOption(
+      new Option(
+        '--screen-workers <n>',
+        "worker threads that parse the panes' output (default: cores - 1, 1 to 4; 0 = in the host thread)",
+      ).argParser(parseScreenWorkers),
+    )
     .action(
       async (o: {
         hookPort?: number;
         hookTransport?: 'form' | 'raw-json-v1';
+        screenWorkers?: number;
         listen?: string;
         web?: string;
         webBindAny?: boolean;

@@ -49,7 +49,14 @@ async function startServedHost(
 export async function runStart(
   io: CliIo,
   globals: GlobalOptions,
-  o: { hookPort?: number; hookTransport?: 'form' | 'raw-json-v1'; listen?: string; web?: string; webBindAny?: boolean },
+  o: {
+    hookPort?: number;
+    hookTransport?: 'form' | 'raw-json-v1';
+    listen?: string;
+    web?: string;
+    webBindAny?: boolean;
+    screenWorkers?: number;
+  },
 ): Promise<number> {
   const dataDir = resolveDataDir({ flag: globals.dataDir });
   let listen: { port: number; token: string } | undefined;
@@ -94,6 +101,7 @@ export async function runStart(
         dataDir,
         ...(o.hookPort !== undefined ? { hookPort: o.hookPort } : {}),
         ...(o.hookTransport ? { hookTransport: o.hookTransport } : {}),
+        ...(o.screenWorkers !== undefined ? { screenWorkers: o.screenWorkers } : {}),
       },
       listen,
       web,

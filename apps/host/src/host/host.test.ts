@@ -14,8 +14,13 @@ afterEach(async () => {
   for (const h of hosts.splice(0)) await h.stop().catch(() => undefined);
 });
 
-async function startHost(dataDir: string): Promise<Host> {
-  const host = await createHost({ dataDir, logger: silentLogger(), home: mkdtempSync(join(tmpdir(), 'orca-home-')) });
+async function startHost(dataDir: string, screenWorkers?: number): Promise<Host> {
+  const host = await createHost({
+    dataDir,
+    logger: silentLogger(),
+    home: mkdtempSync(join(tmpdir(), 'orca-home-')),
+    ...(screenWorkers !== undefined ? { screenWorkers } : {}),
+  });
   hosts.push(host);
   return host;
 }
@@ -85,6 +90,16 @@ describe('host', () => {
     });
     expect(readFileSync(again.paths.endpointEnv, 'utf8')).toContain(`ORCA_AGENT_HOOK_TOKEN=${again.endpoint.token}`);
     expect(again.endpoint.token).not.toBe(host.endpoint.token);
+  });
+
+  it('refuses a negative or fractional screenWorkers with ORCA_HOST_USAGE before claiming the data dir', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-host-')), 'data');
+    for (const screenWorkers of [-1, 1.5]) {
+      await expect(createHost({ dataDir, logger: silentLogger(), screenWorkers })).rejects.toMatchObject({
+        code: 'ORCA_HOST_USAGE',
+      });
+    }
+    await startHost(dataDir, 0);
   });
 
   it('refuses an unknown handle with terminal_handle_stale', async () => {
@@ -202,27 +217,33 @@ setTimeout(() => {}, 60000);
 });
 
 describe('dispatch fails closed at an unnamed menu', () => {
-  it('a menu-shaped block no rule names refuses with agent_prompt_blocked and writes zero bytes', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'orca-inject-menu-'));
-    const host = await startHost(join(root, 'data'));
-    const log = join(root, 'stdin.log');
-    writeFileSync(log, '');
-    // An agent (idle by its hook) that paints a picker no rule of the engine knows, then reads keys.
-    const agent = `process.stdout.write('Pick a colour scheme\\r\\n\\u276f 1. Dark\\r\\n  2. Light\\r\\n  3. Auto\\r\\n'); process.stdin.setRawMode(true); process.stdin.on('data', (d) => require('fs').appendFileSync(${JSON.stringify(log)}, d)); setTimeout(() => {}, 60000)`;
-    const pane = host.createPane({
-      argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node -e "$AGENT"`],
-      cwd: root,
-      env: { AGENT: agent },
-    });
-    await nextVerdict(host, pane.handle, (c) => c.verdict.status === 'idle');
-    for (let i = 0; i < 200 && !host.showPane(pane.handle).tail?.includes('3. Auto'); i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(host.showPane(pane.handle).status).toBe('idle');
-    await expect(host.dispatchInject(pane.handle, 'hello')).rejects.toMatchObject({ code: 'agent_prompt_blocked' });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(readFileSync(log, 'utf8')).toBe('');
-  });
+  it.each([
+    ['screen workers (the default)', undefined],
+    ['the emulator in the host thread (screenWorkers 0)', 0],
+  ])(
+    'a menu-shaped block no rule names refuses with agent_prompt_blocked and writes zero bytes: %s',
+    async (_, workers) => {
+      const root = mkdtempSync(join(tmpdir(), 'orca-inject-menu-'));
+      const host = await startHost(join(root, 'data'), workers);
+      const log = join(root, 'stdin.log');
+      writeFileSync(log, '');
+      // An agent (idle by its hook) that paints a picker no rule of the engine knows, then reads keys.
+      const agent = `process.stdout.write('Pick a colour scheme\\r\\n\\u276f 1. Dark\\r\\n  2. Light\\r\\n  3. Auto\\r\\n'); process.stdin.setRawMode(true); process.stdin.on('data', (d) => require('fs').appendFileSync(${JSON.stringify(log)}, d)); setTimeout(() => {}, 60000)`;
+      const pane = host.createPane({
+        argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node -e "$AGENT"`],
+        cwd: root,
+        env: { AGENT: agent },
+      });
+      await nextVerdict(host, pane.handle, (c) => c.verdict.status === 'idle');
+      for (let i = 0; i < 200 && !host.showPane(pane.handle).tail?.includes('3. Auto'); i += 1) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(host.showPane(pane.handle).status).toBe('idle');
+      await expect(host.dispatchInject(pane.handle, 'hello')).rejects.toMatchObject({ code: 'agent_prompt_blocked' });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(readFileSync(log, 'utf8')).toBe('');
+    },
+  );
 });
 
 describe('restart coordination', () => {

@@ -14,6 +14,7 @@ import { installHooks } from '../agent-hooks/install-hooks.ts';
 import { drainSpool } from '../agent-hooks/spool.ts';
 import { createHostCommandHooks } from '../command-hooks/command-hooks.ts';
 import { APP_VERSION, SHUTDOWN_PTY_GRACE_MS, STORE_COMPACTION_INTERVAL_MS } from '../constants.ts';
+import { HostError } from '../errors.ts';
 import { createGuestRegistry } from '../guests/guests.ts';
 import { createPaneInjection } from '../panes/injection.ts';
 import type { LivePane } from '../panes/live-pane.ts';
@@ -86,6 +87,12 @@ function openClaimedStore(path: string, claim: RuntimeClaim, log: Host['log'], n
  * host.onVerdict((c) => console.log(c.handle, c.verdict.status));
  */
 export async function createHost(opts: HostOptions): Promise<Host> {
+  if (opts.screenWorkers !== undefined && (!Number.isInteger(opts.screenWorkers) || opts.screenWorkers < 0)) {
+    throw new HostError(
+      'ORCA_HOST_USAGE',
+      `screenWorkers must be a whole number ≥ 0 (0 = parse in the host thread), got ${opts.screenWorkers}`,
+    );
+  }
   const now = opts.now ?? Date.now;
   const paths = ensureDataDir(opts.dataDir);
   const claim: RuntimeClaim = acquireRuntimeFile(paths.runtimeJson, {
