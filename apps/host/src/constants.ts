@@ -95,6 +95,11 @@ export const DEMO_TIMEOUT_MS = 120_000;
 /** Version of this app (its package.json's), reported by `status.get`, `runtime.json` and `--version`. */
 export const APP_VERSION = PACKAGE_VERSION;
 
+/**
+ * After a permission row arrives, the pane is evaluated again this long after the engine's
+ * dialog-draw grace ends (ms), so a dialog denied within the grace heals on a quiet screen.
+ */
+export const DIALOG_RECHECK_MARGIN_MS = 50;
 /** Status rows (hook + OSC) kept in memory per pane for fusion (rows). */
 export const PANE_STATUS_ROWS_KEPT = 64;
 

@@ -5,6 +5,12 @@
 
 /** A status row older than this (now − receivedAt) is invisible. Milliseconds. */
 export const AGENT_STATUS_STALE_AFTER_MS = 1_800_000;
+/**
+ * A permission row (`PermissionRequest`) younger than this is not healed by a screen with no
+ * dialog: Claude Code 2.1.332 fires the hook and sets its `✳` title, then draws the dialog about
+ * 0.4 s later (agents lab). Milliseconds.
+ */
+export const PERMISSION_DIALOG_DRAW_GRACE_MS = 1_500;
 /** Bound on one foreground probe (read + confirm). Milliseconds. */
 export const PROBE_TIMEOUT_MS = 2000;
 /** The wait stamp scans at most once per this interval. Milliseconds. */

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PERMISSION_DIALOG_DRAW_GRACE_MS } from '@orca/agent-status/limits';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installHooks } from '../agent-hooks/install-hooks.ts';
 import type { HostError } from '../errors.ts';
@@ -100,6 +101,25 @@ describe('host', () => {
       });
     }
     await startHost(dataDir, 0);
+  });
+
+  it('a permission request whose dialog never shows holds for the draw grace, then heals with no further output', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-host-')), 'data');
+    const host = await startHost(dataDir);
+    const pane = host.createPane({
+      argv: [
+        '/bin/sh',
+        '-c',
+        // Why: the hooks post from the background once node (not a shell) is in front.
+        `printf 'working on it\\r\\n'; (sleep 0.3; ${curlHook('UserPromptSubmit')}; ${curlHook('PermissionRequest')}) & exec node -e 'setTimeout(()=>{}, 60000)'`,
+      ],
+      cwd: '/',
+    });
+    const asked = await nextVerdict(host, pane.handle, (c) => c.verdict.status === 'permission');
+    // Why: healing never promotes the older working row (engine §7), so the pane leaves permission for null.
+    const healed = await nextVerdict(host, pane.handle, (c) => c.verdict.status !== 'permission');
+    expect(asked.verdict).toMatchObject({ isRunningAgent: true, agentWait: { source: 'hook' } });
+    expect(healed.at - asked.at).toBeGreaterThanOrEqual(PERMISSION_DIALOG_DRAW_GRACE_MS - 500);
   });
 
   it('refuses an unknown handle with terminal_handle_stale', async () => {

@@ -16,7 +16,8 @@ import {
   screenHasContent,
   screenMenuShape,
 } from '@orca/agent-status';
-import { PANE_STATUS_ROWS_KEPT } from '../constants.ts';
+import { PERMISSION_DIALOG_DRAW_GRACE_MS } from '@orca/agent-status/limits';
+import { DIALOG_RECHECK_MARGIN_MS, PANE_STATUS_ROWS_KEPT } from '../constants.ts';
 import type { PaneScreen } from './screen.ts';
 
 /** What a pane's status tracker needs from the pane that owns it. */
@@ -82,6 +83,7 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
   let agent: AgentId | null = null;
   let waitBlockedAt: number | null = null;
   let recheckTimer: ReturnType<typeof setTimeout> | null = null;
+  let dialogTimer: ReturnType<typeof setTimeout> | null = null;
   // Why: a title outlives the process that set it (an agent that exited leaves `✋ …` behind);
   // it is live only while that process group is still in front (issue 12).
   let titleOwner: number | null = null;
@@ -138,6 +140,16 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       });
       if (row) keep(row);
       inputs.onEvidence(true);
+      // Why: a permission row holds without its dialog only for the draw grace; a deny within it
+      // leaves a quiet screen, so look again once the grace is over.
+      if (row?.state === 'waiting' && (row.toolUseId !== undefined || row.dialog === true)) {
+        if (dialogTimer) clearTimeout(dialogTimer);
+        dialogTimer = setTimeout(() => {
+          dialogTimer = null;
+          inputs.onEvidence();
+        }, PERMISSION_DIALOG_DRAW_GRACE_MS + DIALOG_RECHECK_MARGIN_MS);
+        dialogTimer.unref?.();
+      }
       return row;
     },
     agent: () => agent,
@@ -195,6 +207,8 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       if (rest.length > 0) inputs.screen.write(rest);
       if (recheckTimer) clearTimeout(recheckTimer);
       recheckTimer = null;
+      if (dialogTimer) clearTimeout(dialogTimer);
+      dialogTimer = null;
       stamp.reset();
       screenStamp.reset();
       waitBlockedAt = null;

@@ -1,5 +1,6 @@
 import type { AgentId } from '../agent-ids.ts';
 import { validRowList } from '../hooks/row-schema.ts';
+import { PERMISSION_DIALOG_DRAW_GRACE_MS } from '../limits.ts';
 import { type BlockedSignal, findBlockedSignal } from '../screen/blocked-signal.ts';
 import { composerAtBottom } from '../screen/composers.ts';
 import { buildMatchWindow, type MatchWindow, screenHasContent } from '../screen/match-window.ts';
@@ -7,7 +8,7 @@ import { findMenuShape } from '../screen/selection-menus.ts';
 import { isShellName } from '../title/agent-names.ts';
 import { classifyTitle, type TitleClass } from '../title/classify-title.ts';
 import type { AgentStatus, AgentWait, PaneEvidence, PaneVerdict, StatusRow } from '../types.ts';
-import { isPermissionRow, pickExplicitRow } from './explicit-row.ts';
+import { isPermissionRow, pendingDialogRowAt, pickExplicitRow } from './explicit-row.ts';
 import { defaultProbeGate, type ProbeGate, type ProbeReading } from './probe-gate.ts';
 import { recognise } from './recognise.ts';
 import { assertEvidence } from './validate-evidence.ts';
@@ -171,8 +172,15 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
 
   const rows = validRowList(e.rows as readonly unknown[] | undefined);
   const livePermissionTitle = liveTitle && title.status === 'permission';
+  // Why: the agent draws its dialog a moment after the hook; until then a screen without one heals nothing.
+  const dialogAt = pendingDialogRowAt(rows);
+  const dialogBeingDrawn = dialogAt !== null && e.now - dialogAt < PERMISSION_DIALOG_DRAW_GRACE_MS;
   const healOnScreen =
-    screenHasContent(e.screen) && signal === null && !livePermissionTitle && findMenuShape(window.lines) === null;
+    !dialogBeingDrawn &&
+    screenHasContent(e.screen) &&
+    signal === null &&
+    !livePermissionTitle &&
+    findMenuShape(window.lines) === null;
   const explicit = pickExplicitRow(rows, e.now, healOnScreen);
   const explicitIsPermission = explicit !== undefined && isPermissionRow(explicit);
   facts.explicit = explicit;

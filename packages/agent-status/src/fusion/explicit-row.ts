@@ -21,6 +21,36 @@ export function pickExplicitRow(
   return best;
 }
 
+/**
+ * The arrival of the newest row a dialog could still be drawn for: a `waiting` row deny healing
+ * applies to (a tool id or `dialog: true`) with no later non-permission row. Null when none.
+ */
+export function pendingDialogRowAt(rows: readonly StatusRow[]): number | null {
+  if (!isStableRowList(rows)) return newestPendingDialog(rows);
+  let at = pendingOfStable.get(rows);
+  if (at === undefined) {
+    at = newestPendingDialog(rows);
+    pendingOfStable.set(rows, at);
+  }
+  return at;
+}
+
+const pendingOfStable = new WeakMap<readonly StatusRow[], number | null>();
+
+function newestPendingDialog(rows: readonly StatusRow[]): number | null {
+  let dialog: number | null = null;
+  let other = Number.NEGATIVE_INFINITY;
+  for (const row of rows) {
+    if (isDialogRow(row)) dialog = dialog === null ? row.receivedAt : Math.max(dialog, row.receivedAt);
+    else if (!isPermissionRow(row)) other = Math.max(other, row.receivedAt);
+  }
+  return dialog !== null && dialog >= other ? dialog : null;
+}
+
+function isDialogRow(row: StatusRow): boolean {
+  return row.state === 'waiting' && (row.toolUseId !== undefined || row.dialog === true);
+}
+
 /** Per stable row list: the newest explicit row before the staleness check, without and with healing. */
 const bestOfStable = new WeakMap<readonly StatusRow[], [StatusRow | undefined | null, StatusRow | undefined | null]>();
 
@@ -64,7 +94,7 @@ function newestExplicit(rows: readonly StatusRow[], healDeniedOnScreen: boolean)
 // Why: a Claude deny fires no hook, and an approval fires the next one only when the tool ends, so a
 // PermissionRequest row would otherwise outlive its dialog.
 function isIgnoredByDenyHealing(row: StatusRow, rows: readonly StatusRow[], healOnScreen: boolean): boolean {
-  if (row.state !== 'waiting' || (row.toolUseId === undefined && row.dialog !== true)) return false;
+  if (!isDialogRow(row)) return false;
   if (healOnScreen) return true;
   return rows.some((other) => !isPermissionRow(other) && other.receivedAt > row.receivedAt);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PERMISSION_DIALOG_DRAW_GRACE_MS } from '../limits.ts';
 import type { PaneEvidence, StatusRow } from '../types.ts';
 import { evaluatePane } from './evaluate-pane.ts';
 import { createProbeGate } from './probe-gate.ts';
@@ -74,6 +75,33 @@ describe('rows the real CLIs leave behind', () => {
       }),
     );
     expect(v).toEqual({ status: 'working', isRunningAgent: true, agentWait: null });
+  });
+
+  it('a PermissionRequest whose dialog is not drawn yet holds under the ✳ title; past the grace a dialog-free screen heals it', async () => {
+    // Claude 2.1.332 in the lab: PreToolUse, the ✳ title, PermissionRequest, then the dialog ~0.4 s later.
+    const rows = [row('working', 6284), row('working', 6369), row('waiting', 6480, { dialog: true })];
+    const e = ev({
+      rows,
+      screen: ['● Building.', '  Waiting for permission…', '❯', '  · esc to interrupt'],
+      title: { text: '✳ Claude Code', live: true, at: 6476 },
+      probe: fg('claude'),
+    });
+    expect(await verdict({ ...e, now: 6600 })).toEqual({
+      status: 'permission',
+      isRunningAgent: true,
+      agentWait: { source: 'hook', since: 6480 },
+    });
+    expect(await verdict({ ...e, now: 6480 + PERMISSION_DIALOG_DRAW_GRACE_MS - 1 })).toMatchObject({
+      status: 'permission',
+    });
+    // a deny inside the grace: the same dialog-free screen heals once the grace has passed
+    expect(await verdict({ ...e, now: 6480 + PERMISSION_DIALOG_DRAW_GRACE_MS })).toEqual({
+      status: 'idle',
+      isRunningAgent: true,
+      agentWait: null,
+    });
+    // a later non-permission row heals at once, grace or not
+    expect((await verdict({ ...e, rows: [...rows, row('working', 6500)], now: 6600 })).status).toBe('working');
   });
 
   it('while the dialog is on screen the row holds', async () => {

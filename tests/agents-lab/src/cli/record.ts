@@ -1,0 +1,102 @@
+// Records real agent sessions for the host's fleet bench (apps/host/bench/fleet): the real CLI
+// against its model stand-in in a real host, its PTY output with the original timing, the hook
+// events its hooks posted and the verdicts, in two segments the bench replays in a loop:
+//   working  a prompt, a streamed answer, back at the prompt
+//   waiting  a prompt, a shell approval menu a human answers after a pause, the tool runs, idle
+//   pnpm --filter @orca/agents-lab record [claude|claude-2.1.197|codex|gemini] [--out FILE]
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startLabRun } from '../harness/lab-run.ts';
+import { startRecording } from '../harness/session-recorder.ts';
+import { LAB_PANE_COLS, LAB_PANE_ROWS } from '../limits.ts';
+import { byPrompt } from '../model/scenario.ts';
+import { profileFor, screensFor } from '../scenarios/index.ts';
+import { reachIdle, screenState, storyText } from '../scenarios/tour.ts';
+
+const PROMPTS = { working: 'tell me a short story', waiting: 'run the build' } as const;
+/** How long the human looks at the approval menu before answering (ms). */
+const HUMAN_PAUSE_MS = 5_000;
+/** The screen must show the idle prompt this long to end a segment (ms). */
+const IDLE_HOLD_MS = 1_500;
+const TIMEOUT_MS = 60_000;
+
+const build = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : 'claude';
+const outFlag = process.argv.indexOf('--out');
+const profile = profileFor(build);
+const screens = screensFor(profile.agent);
+const run = await startLabRun({
+  profile,
+  replies: () =>
+    byPrompt({
+      [PROMPTS.working]: [{ kind: 'slow-text', text: storyText(12), seconds: 4 }],
+      [PROMPTS.waiting]: [
+        {
+          kind: 'tool',
+          text: 'Building.',
+          call: { tool: 'shell', command: 'sleep 2 && touch build-output.txt', description: 'Run the build' },
+        },
+        { kind: 'text', text: 'The build passed.' },
+      ],
+    }),
+});
+
+async function until(what: string, test: () => boolean, holdMs = 0): Promise<void> {
+  const deadline = Date.now() + TIMEOUT_MS;
+  let since: number | null = null;
+  for (;;) {
+    await run.host.livePane(run.handle).screen.settled();
+    if (test()) {
+      since ??= Date.now();
+      if (Date.now() - since >= holdMs) return;
+    } else since = null;
+    if (Date.now() > deadline) throw new Error(`${build}: no ${what} within ${TIMEOUT_MS} ms:\n${run.screenText()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+try {
+  await reachIdle(run, screens);
+  const recorder = startRecording(run);
+  const idle = () => screens.idle(screenState(run));
+
+  const working = { from: recorder.now(), to: 0 };
+  await run.host.dispatchInject(run.handle, PROMPTS.working);
+  await until('working screen', () => screens.working(screenState(run)));
+  await until('idle prompt after the answer', idle, IDLE_HOLD_MS);
+  working.to = recorder.now();
+
+  const waiting = { from: recorder.now(), to: 0 };
+  await run.host.dispatchInject(run.handle, PROMPTS.waiting);
+  await until('approval menu', () => screens.approval.shell.test(run.screenText()));
+  await new Promise((r) => setTimeout(r, HUMAN_PAUSE_MS));
+  run.press(screens.approveKeys);
+  await until('idle prompt after the tool', idle, IDLE_HOLD_MS);
+  waiting.to = recorder.now();
+
+  const recording = recorder.stop();
+  const out =
+    outFlag > 0 && process.argv[outFlag + 1]
+      ? path.resolve(process.argv[outFlag + 1] as string)
+      : fileURLToPath(new URL(`../../../../apps/host/bench/fleet/recordings/${build}-${run.version}.json`, import.meta.url));
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify({
+      agent: profile.agent,
+      build,
+      version: run.version,
+      cols: LAB_PANE_COLS,
+      rows: LAB_PANE_ROWS,
+      prompts: PROMPTS,
+      segments: { working, waiting },
+      ...recording,
+    })}\n`,
+  );
+  console.log(
+    `recorded ${build} ${run.version}: ${recording.output.length} writes, ${recording.hooks.length} hook events ` +
+      `(${[...new Set(recording.hooks.map((h) => h.event))].join(', ')}), ${recording.verdicts.length} verdicts -> ${out}`,
+  );
+} finally {
+  await run.stop();
+}
