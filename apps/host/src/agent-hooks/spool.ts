@@ -5,12 +5,14 @@ import { join } from 'node:path';
 export type SpooledLine = unknown;
 
 /**
- * Reads every `spool/*.jsonl` file, hands each parseable line to `accept`, then truncates the
- * file. Lines that are not JSON are counted as dropped. Never throws on content.
+ * Reads every `spool/*.jsonl` file, hands each parseable line to `accept`, waits for `committed`
+ * (what `accept` stored is on disk), then truncates the file; a failed commit keeps the file for
+ * the next drain. Lines that are not JSON are counted as dropped. Never throws on content.
  */
 export async function drainSpool(
   dir: string,
   accept: (line: SpooledLine) => boolean,
+  committed: () => Promise<void> = () => Promise.resolve(),
 ): Promise<{ accepted: number; dropped: number }> {
   let names: string[];
   try {
@@ -40,6 +42,14 @@ export async function drainSpool(
       if (accept(parsed)) accepted += 1;
       else dropped += 1;
     }
+    // Why: accepted lines are only queued for the store; the file goes once they are committed.
+    if (
+      !(await committed().then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
     await truncate(file, 0).catch(() => undefined);
   }
   return { accepted, dropped };

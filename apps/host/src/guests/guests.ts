@@ -56,6 +56,7 @@ type FsData = { ok?: unknown; content?: unknown; entries?: unknown };
 async function drainGuestSpool(
   guest: GuestHandle,
   ingestSpooled: (line: unknown, connectionId: string) => boolean,
+  committed: () => Promise<void>,
   log: HostLogger,
 ): Promise<void> {
   const dir = `${posix.dirname(guest.endpointPath)}/spool`;
@@ -75,6 +76,14 @@ async function drainGuestSpool(
         // not JSON: dropped
       }
     }
+    // Why: accepted lines are only queued for the store; the file is emptied once they are committed.
+    if (
+      !(await committed().then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
     await guest.fs.writeFile(path, '');
   }
   if (accepted > 0) log.info({ guest: guest.connectionId, accepted }, 'guest spool ingested');
@@ -164,7 +173,7 @@ export function createGuestRegistry(opts: {
         const entry = byConnection.get(guest.connectionId);
         if (!entry) return;
         entry.handle = guest;
-        await drainGuestSpool(guest, opts.ingestSpooled, opts.log);
+        await drainGuestSpool(guest, opts.ingestSpooled, () => opts.store.committed(), opts.log);
         if (entry.opts.noHooks) return;
         const agents =
           entry.opts.agents && entry.opts.agents.length > 0

@@ -233,7 +233,11 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     throw error;
   }
   try {
-    const spooled = await drainSpool(paths.spoolDir, (line) => hookIngest.ingestSpooled(line, 'local'));
+    const spooled = await drainSpool(
+      paths.spoolDir,
+      (line) => hookIngest.ingestSpooled(line, 'local'),
+      () => store.committed(),
+    );
     if (spooled.accepted + spooled.dropped > 0) log.info(spooled, 'spooled hook events ingested');
   } catch (error) {
     guests.disposeAll();

@@ -160,7 +160,11 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     countRuns: db.prepare('SELECT COUNT(*) AS n FROM command_hook_runs'),
   };
   const batch = createWriteBatch(db, {
-    onError: (error) => options.onWriteError?.(storeError(path, error)),
+    onError: (error) => {
+      // Why: the rolled-back rows were already counted; the tallies are read again from the table.
+      retention.reset();
+      options.onWriteError?.(storeError(path, error));
+    },
   });
   // Why: a closed store refuses at the call, as before the batch, not later at its commit.
   const queue = (write: () => void): void => {
