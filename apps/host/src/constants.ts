@@ -39,7 +39,7 @@ export const OUTPUT_EVALUATION_SETTLE_MAX_MS = 250;
  * Longest a blocking call to a screen worker (an attach snapshot, a pane's final screen) waits
  * for the worker to parse the pane's output so far and answer (ms).
  */
-export const SCREEN_WORKER_CALL_TIMEOUT_MS = 10_000;
+export const SCREEN_WORKER_CALL_TIMEOUT_MS = 2_000;
 /**
  * Output (UTF-16 units) a pane may have sent its screen worker and not yet seen parsed before the
  * pane's PTY is paused, as a terminal that cannot keep up stops reading; it resumes at the low mark.
@@ -49,8 +49,13 @@ export const SCREEN_BACKLOG_HIGH_CHARS = 2 * 1024 * 1024;
 export const SCREEN_BACKLOG_LOW_CHARS = 512 * 1024;
 /** Most screen worker threads `orca start --screen-workers` accepts (threads). */
 export const MAX_SCREEN_WORKERS = 64;
-/** Restarts of a crashed screen worker before its panes are handed to emulators in the host's thread. */
+/**
+ * Restarts of a crashed screen worker within {@link SCREEN_WORKER_RESTART_WINDOW_MS} before its
+ * panes are handed to emulators in the host's thread.
+ */
 export const SCREEN_WORKER_RESTARTS_MAX = 3;
+/** The window crashes of a screen worker are counted in (ms). */
+export const SCREEN_WORKER_RESTART_WINDOW_MS = 10 * 60 * 1000;
 /**
  * Most screen worker threads a host starts by default (threads); the default is one per core
  * beyond the one its own event loop runs on, and at least one.

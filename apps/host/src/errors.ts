@@ -13,7 +13,6 @@ export const HOST_ERROR_CODES = [
   'ORCA_HOST_AUTH',
   'ORCA_HOST_LISTEN',
   'ORCA_HOST_WEB',
-  'ORCA_HOST_SCREEN',
 ] as const;
 
 /** One of {@link HOST_ERROR_CODES}. */

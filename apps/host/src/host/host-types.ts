@@ -80,6 +80,8 @@ export interface Host {
   /** Ingests one event through the trust boundary (the listener, spool and guests all land here). */
   ingest(raw: unknown, connectionId: string): RelayedEvent | null;
   hookStats(): ReturnType<HookListener['stats']>;
+  /** Live panes placed on each screen worker (empty when the emulators run in the host thread). */
+  screenLoad(): readonly number[];
   /** Installed agent versions, detected once per start on the panes' PATH. */
   readonly agentVersions: AgentVersions;
   /** Installs managed hooks (default into the user's home), passing the detected versions. */

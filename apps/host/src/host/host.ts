@@ -306,6 +306,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     },
     ingest: hookIngest.ingest,
     hookStats: () => listener.stats(),
+    screenLoad: () => screenPool?.load() ?? [],
     agentVersions,
     installHooks: (o = {}) => installHooks({ ...o, versions: agentVersions }),
   };

@@ -81,14 +81,21 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   const cols = opts.cols ?? DEFAULT_PANE_COLS;
   const rows = opts.rows ?? DEFAULT_PANE_ROWS;
   const screen = createPaneScreen({ cols, rows, now: opts.now, ...(opts.screens ? { engine: opts.screens } : {}) });
-  const proc = spawnPaneProcess({
-    file: file ?? '/bin/sh',
-    args,
-    cwd: opts.spawnCwd ?? opts.record.cwd,
-    env: opts.env,
-    cols,
-    rows,
-  });
+  let proc: PaneProcess;
+  try {
+    proc = spawnPaneProcess({
+      file: file ?? '/bin/sh',
+      args,
+      cwd: opts.spawnCwd ?? opts.record.cwd,
+      env: opts.env,
+      cols,
+      rows,
+    });
+  } catch (error) {
+    // Why: the screen may hold an emulator in a worker; a pane that never started must not keep it.
+    screen.dispose();
+    throw error;
+  }
   const outputListeners = new Set<(display: string) => void>();
   const changeListeners = new Set<() => void>();
   let exitResolve: (exit: PaneExit) => void = () => undefined;

@@ -10,6 +10,16 @@ export interface ScreenSnapshot {
   readonly truncatedByByteBudget?: true;
 }
 
+/** What the host mirrors of a pane's emulator besides its rows (enough to rebuild it elsewhere). */
+export interface ScreenModes {
+  /** DECSET 2004. */
+  readonly bracketedPaste: boolean;
+  /** The alternate screen buffer is active. */
+  readonly alternate: boolean;
+  readonly cursorX: number;
+  readonly cursorY: number;
+}
+
 /** The final screen of an exited pane: plain strings, no emulator. */
 export interface FrozenScreen {
   readonly rendered: readonly string[];
@@ -36,6 +46,8 @@ export interface Emulator {
   /** Viewport plus `scrollbackRows` of scrollback as terminal input, cursor placed exactly. */
   serialized(scrollbackRows: number): string;
   bracketedPaste(): boolean;
+  /** Bracketed paste, the active buffer and the cursor, as the host mirrors them. */
+  modes(): ScreenModes;
   onTitle(listener: (text: string) => void): void;
   readonly cols: number;
   readonly rows: number;
@@ -83,6 +95,12 @@ export function createEmulator(opts: { cols: number; rows: number; scrollback: n
     lines,
     serialized,
     bracketedPaste: () => term.modes.bracketedPasteMode,
+    modes: () => ({
+      bracketedPaste: term.modes.bracketedPasteMode,
+      alternate: term.buffer.active.type === 'alternate',
+      cursorX: term.buffer.active.cursorX,
+      cursorY: term.buffer.active.cursorY,
+    }),
     onTitle(listener) {
       term.onTitleChange(listener);
     },

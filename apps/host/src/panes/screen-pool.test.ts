@@ -74,19 +74,29 @@ describe('createScreenPool', () => {
     expect((await shows(screen, 'end')).at(-1)).toContain('end');
   });
 
-  it('a crashed worker is restarted and its panes rebuilt from their raw tails; they go on parsing', async () => {
+  it('a crashed worker is restarted; its panes are rebuilt with their rows, cursor and modes, old titles not reported again', async () => {
     const errors: [unknown, boolean][] = [];
     const p = pool(1, errors);
     await p.ready();
-    const screen = createPaneScreen({ cols: 30, rows: 4, engine: p.engine });
-    screen.write('\x1b]0;my title\x07before the crash\r\n');
-    await shows(screen, 'before the crash');
+    let clock = 1000;
+    const screen = createPaneScreen({ cols: 30, rows: 4, engine: p.engine, now: () => clock });
+    const titles: string[] = [];
+    screen.onTitle((t) => titles.push(`${t.text}@${t.at}`));
+    // A TUI: alternate screen, bracketed paste, a title, a spinner line and its composer.
+    screen.write('\x1b[?1049h\x1b[?2004h\x1b]0;✋ waiting\x07\x1b[1;1H✻ spinning\x1b[3;1H> composer here\x1b[3;8H');
+    await shows(screen, '> composer here');
+    clock = 60_000;
     await p.crash(0);
-    screen.write('after it');
-    const rows = await shows(screen, 'after it');
-    expect(rows.slice(0, 2)).toEqual(['before the crash', 'after it']);
-    expect(screen.title()?.text).toBe('my title');
-    expect(screen.snapshot({ scrollbackRows: 10, maxBytes: 10_000 }).data).toContain('before the crash');
+    screen.write('X');
+    const rows = await shows(screen, '> compoXer here');
+    expect(rows).toEqual(['✻ spinning', '', '> compoXer here', '']);
+    expect(screen.bracketedPaste()).toBe(true);
+    expect(titles).toEqual(['✋ waiting@1000']);
+    expect(screen.title()).toEqual({ text: '✋ waiting', at: 1000 });
+    // the rebuilt emulator is in the alternate buffer: leaving it shows the (empty) normal one
+    screen.write('\x1b[?1049l');
+    await screen.settled();
+    expect(screen.renderedRows()).toEqual(['', '', '', '']);
     expect(errors.map(([, retired]) => retired)).toEqual([false]);
     expect(p.retired()).toBe(0);
   });
@@ -117,7 +127,7 @@ describe('createScreenPool', () => {
     expect(screen.renderedRows()[0]).toBe('kept and more');
   });
 
-  it('after close, open screens answer from their mirrors and settle at once', async () => {
+  it('after close, open screens answer from their mirrors (no call can reach a worker) and settle at once', async () => {
     const p = pool(1);
     const screen = createPaneScreen({ cols: 20, rows: 2, engine: p.engine });
     screen.write('last words');
@@ -126,10 +136,30 @@ describe('createScreenPool', () => {
     screen.write(' unseen');
     await screen.settled();
     expect(screen.renderedRows()).toEqual(['last words', '']);
-    expect(() => screen.snapshot({ scrollbackRows: 0, maxBytes: 1000 })).toThrow(
-      expect.objectContaining({ code: 'ORCA_HOST_SCREEN' }),
-    );
+    expect(screen.currentRows()).toEqual(['last words', '']);
+    expect(screen.snapshot({ scrollbackRows: 0, maxBytes: 1000 })).toEqual({ data: 'last words' });
     screen.freeze();
     expect(screen.renderedRows()).toEqual(['last words', '']);
+  });
+
+  it('a resize with no output after it reaches the mirror at the next settle', async () => {
+    const p = pool(1);
+    const screen = createPaneScreen({ cols: 20, rows: 6, engine: p.engine });
+    screen.write('1\r\n2\r\n3\r\n4\r\n5\r\n> prompt');
+    await shows(screen, '> prompt');
+    screen.resize(20, 3);
+    await screen.settled();
+    expect(screen.renderedRows()).toEqual(['4', '5', '> prompt']);
+  });
+
+  it('freezing a pane right after its worker crashed does not throw (the rebuilt worker or the mirror answers)', async () => {
+    const p = pool(1);
+    await p.ready();
+    const screen = createPaneScreen({ cols: 20, rows: 2, engine: p.engine });
+    screen.write('final words');
+    await shows(screen, 'final words');
+    await p.crash(0);
+    expect(() => screen.freeze()).not.toThrow();
+    expect(screen.renderedRows()[0]).toBe('final words');
   });
 });

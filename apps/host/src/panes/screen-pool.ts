@@ -3,11 +3,13 @@ import {
   SCREEN_BACKLOG_HIGH_CHARS,
   SCREEN_BACKLOG_LOW_CHARS,
   SCREEN_WORKER_CALL_TIMEOUT_MS,
+  SCREEN_WORKER_RESTART_WINDOW_MS,
   SCREEN_WORKER_RESTARTS_MAX,
 } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import { inThreadScreens, type ScreenBackend, type ScreenEngine } from './screen.ts';
-import { type FrozenScreen, plainFrozen, type ScreenSnapshot } from './screen-emulator.ts';
+import type { FrozenScreen, ScreenSnapshot } from './screen-emulator.ts';
+import { acknowledge, fromMirror, newPaneLink, type PaneLink, rebuildInputs, settleWaiters } from './screen-link.ts';
 import type {
   FromScreenWorker,
   ScreenCall,
@@ -50,35 +52,6 @@ export interface ScreenPoolOptions {
   readonly onWorkerError?: (error: unknown, retired: boolean) => void;
 }
 
-/** One pane's side of the link: counters, the mirror of its screen, and what it waits for. */
-interface PaneLink {
-  readonly id: number;
-  cols: number;
-  rows: number;
-  readonly scrollback: number;
-  written: number;
-  parsed: number;
-  /** Highest write count a `sync` was sent for. */
-  asked: number;
-  waiters: { upTo: number; resolve: () => void }[];
-  /** Output sent (UTF-16 units), and how much of it the worker reported parsed. */
-  sentChars: number;
-  parsedChars: number;
-  /** Each sync sent: the write count and the output sent by then. */
-  syncs: [written: number, sentChars: number][];
-  /** The PTY was asked to pause until the worker catches up. */
-  paused: boolean;
-  flow: (pause: boolean) => void;
-  mirrorRows: string[];
-  bracketedPaste: boolean;
-  title: (text: string, at: number) => void;
-  /** The raw output retained by the pane screen, replayed when its worker is restarted. */
-  readonly replay: () => string;
-  readonly now: () => number;
-  /** The emulator in this thread that took over once the pane's worker was retired. */
-  fallback: ScreenBackend | null;
-}
-
 interface Lane {
   worker: Worker;
   replies: MessagePort;
@@ -88,7 +61,10 @@ interface Lane {
   callSeq: number;
   /** The current worker sent `ready`. */
   started: boolean;
-  restarts: number;
+  /** The current worker exited (a blocking call to it fails at once). */
+  exited: boolean;
+  /** When the lane's workers crashed (ms), within {@link SCREEN_WORKER_RESTART_WINDOW_MS}. */
+  crashes: number[];
   retired: boolean;
   readonly whenStarted: { promise: Promise<void>; resolve: () => void };
 }
@@ -119,9 +95,16 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
     lane.worker.postMessage(message);
   };
   const send = (lane: Lane, op: ScreenOp): void => {
-    if (closed) return;
+    if (closed || lane.retired) return;
     if (lane.ops.length === 0) setImmediate(() => flush(lane));
     lane.ops.push(op);
+  };
+  /** Sends an input (a write, or a resize when `data` is null) and keeps it until it is parsed. */
+  const input = (lane: Lane, link: PaneLink, op: ScreenOp, data: { data: string; at: number } | null): void => {
+    link.written += 1;
+    link.pending.push(data);
+    if (data) link.pendingChars += data.data.length;
+    send(lane, op);
   };
   const onEvents = (lane: Lane, message: FromScreenWorker): void => {
     for (const event of message.events) {
@@ -130,88 +113,80 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
         lane.whenStarted.resolve();
         continue;
       }
-      const pane = lane.panes.get(event[1]);
-      if (!pane) continue;
+      const link = lane.panes.get(event[1]);
+      if (!link) continue;
       if (event[0] === 'title') {
-        pane.title(event[2], event[3]);
+        link.title(event[2], event[3]);
         continue;
       }
-      pane.parsed = Math.max(pane.parsed, event[2]);
-      if (event[3] !== null) pane.mirrorRows = event[3];
-      if (event[4] !== null) pane.bracketedPaste = event[4];
-      while (pane.syncs.length > 0 && (pane.syncs[0]?.[0] ?? Number.POSITIVE_INFINITY) <= pane.parsed) {
-        pane.parsedChars = pane.syncs.shift()?.[1] ?? pane.parsedChars;
-      }
-      settle(pane);
-      if (pane.paused) {
-        if (pane.sentChars - pane.parsedChars <= SCREEN_BACKLOG_LOW_CHARS) setPaused(pane, false);
-        else requestSync(lane, pane);
+      acknowledge(link, event[2]);
+      if (event[3] !== null) link.mirrorRows = event[3];
+      if (event[4] !== null) link.modes = event[4];
+      settleWaiters(link);
+      if (link.paused) {
+        if (link.pendingChars <= SCREEN_BACKLOG_LOW_CHARS) setPaused(link, false);
+        else requestSync(lane, link);
       }
     }
   };
-  /** Asks for a `state` covering every write so far (once per write count). */
-  const requestSync = (lane: Lane, pane: PaneLink): void => {
-    if (pane.asked >= pane.written) return;
-    pane.asked = pane.written;
-    pane.syncs.push([pane.written, pane.sentChars]);
-    send(lane, ['sync', pane.id]);
+  /** Asks for a `state` covering every input so far (once per input count). */
+  const requestSync = (lane: Lane, link: PaneLink): void => {
+    if (link.asked >= link.written) return;
+    link.asked = link.written;
+    send(lane, ['sync', link.id]);
   };
-  const setPaused = (pane: PaneLink, paused: boolean): void => {
-    if (pane.paused === paused) return;
-    pane.paused = paused;
-    pane.flow(paused);
+  const setPaused = (link: PaneLink, paused: boolean): void => {
+    if (link.paused === paused) return;
+    link.paused = paused;
+    link.flow(paused);
   };
-  const settle = (pane: PaneLink): void => {
-    if (pane.waiters.length === 0) return;
-    const ready = pane.waiters.filter((w) => w.upTo <= pane.parsed);
-    if (ready.length === 0) return;
-    pane.waiters = pane.waiters.filter((w) => w.upTo > pane.parsed);
-    for (const w of ready) w.resolve();
-  };
-  const spawn = (lane: Omit<Lane, 'worker' | 'replies' | 'signal' | 'started'> & Partial<Lane>): Lane => {
+  const spawn = (lane: Lane): void => {
     const channel = new MessageChannel();
     const signal = new SharedArrayBuffer(4);
     const worker = startWorker({ replies: channel.port2, signal }, [channel.port2]);
     // Why: the pool must never be what keeps a process alive; the panes' PTYs do that.
     worker.unref();
-    const ready = Object.assign(lane, {
+    Object.assign(lane, {
       worker,
       replies: channel.port1,
       signal: new Int32Array(signal),
       started: false,
-    }) as Lane;
+      exited: false,
+    });
     let failure: unknown = null;
-    worker.on('message', (message: FromScreenWorker) => onEvents(ready, message));
+    worker.on('message', (message: FromScreenWorker) => onEvents(lane, message));
     worker.on('error', (error) => {
       failure = error;
     });
     worker.on('exit', (code) => {
-      if (closed || ready.worker !== worker) return;
-      const giveUp = !ready.started || ready.restarts >= SCREEN_WORKER_RESTARTS_MAX;
+      if (closed || lane.worker !== worker) return;
+      lane.exited = true;
+      const now = Date.now();
+      lane.crashes = [...lane.crashes.filter((at) => now - at < SCREEN_WORKER_RESTART_WINDOW_MS), now];
+      const giveUp = !lane.started || lane.crashes.length > SCREEN_WORKER_RESTARTS_MAX;
       opts.onWorkerError?.(failure ?? new Error(`the screen worker exited with code ${code}`), giveUp);
-      if (giveUp) retire(ready);
-      else restart(ready);
+      if (giveUp) retire(lane);
+      else restart(lane);
     });
-    return ready;
   };
-  /** A worker that cannot run: its panes move to emulators in this thread, rebuilt from their tails. */
+  /** A worker that cannot run: each of its panes gets an emulator in this thread, rebuilt from its link. */
   const retire = (lane: Lane): void => {
     lane.retired = true;
     lane.ops = [];
     lane.replies.close();
-    for (const pane of lane.panes.values()) {
+    for (const link of lane.panes.values()) {
       const fallback = inThreadScreens({
-        cols: pane.cols,
-        rows: pane.rows,
-        scrollback: pane.scrollback,
-        now: pane.now,
+        cols: link.cols,
+        rows: link.rows,
+        scrollback: link.scrollback,
+        now: link.now,
       });
-      fallback.onTitle((text, at) => pane.title(text, at));
-      const tail = pane.replay();
-      if (tail.length > 0) fallback.write(tail, pane.now());
-      pane.fallback = fallback;
-      setPaused(pane, false);
-      const waiters = pane.waiters.splice(0);
+      for (const { data, at } of rebuildInputs(link)) fallback.write(data, at);
+      // Why: titles the lost worker already reported are not reported again by the rebuild.
+      void fallback.settled().then(() => fallback.onTitle((text, at) => link.title(text, at)));
+      link.fallback = fallback;
+      setPaused(link, false);
+      const waiters = link.waiters.splice(0);
       void fallback.settled().then(() => {
         for (const w of waiters) w.resolve();
       });
@@ -219,32 +194,28 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
     lane.panes.clear();
     lane.whenStarted.resolve();
   };
-  /** A dead worker's panes start again on a new one, rebuilt from the raw output their screens kept. */
+  /** A dead worker's panes start again on a new one, rebuilt from their mirrors and unparsed input. */
   const restart = (lane: Lane): void => {
     lane.replies.close();
-    lane.restarts += 1;
     spawn(lane);
     lane.ops = [];
-    for (const pane of lane.panes.values()) {
-      send(lane, ['open', pane.id, pane.cols, pane.rows, pane.scrollback]);
-      pane.written = 0;
-      pane.parsed = 0;
-      pane.asked = 0;
-      pane.sentChars = 0;
-      pane.parsedChars = 0;
-      pane.syncs = [];
-      setPaused(pane, false);
-      const tail = pane.replay();
-      if (tail.length > 0) {
-        pane.written = 1;
-        send(lane, ['write', pane.id, tail, pane.now()]);
-      }
-      for (const w of pane.waiters) w.upTo = Math.min(w.upTo, pane.written);
-      if (pane.waiters.length > 0) requestSync(lane, pane);
+    for (const link of lane.panes.values()) {
+      const inputs = rebuildInputs(link);
+      link.written = 0;
+      link.parsed = 0;
+      link.asked = 0;
+      link.pending = [];
+      link.pendingChars = 0;
+      setPaused(link, false);
+      send(lane, ['open', link.id, link.cols, link.rows, link.scrollback]);
+      for (const one of inputs) input(lane, link, ['write', link.id, one.data, one.at], one);
+      for (const w of link.waiters) w.upTo = link.written;
+      if (link.waiters.length > 0) requestSync(lane, link);
     }
   };
-  const call = (lane: Lane, screenCall: ScreenCall): ScreenCallResult => {
-    if (closed) throw new HostError('ORCA_HOST_SCREEN', 'the screen workers were stopped');
+  /** A blocking call; null when the worker cannot answer (stopped, exited, failed, or too slow). */
+  const call = (lane: Lane, screenCall: ScreenCall): ScreenCallResult | null => {
+    if (closed || lane.exited) return null;
     flush(lane);
     const seq = ++lane.callSeq;
     Atomics.store(lane.signal, 0, 0);
@@ -256,18 +227,10 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       if (received) {
         const reply = received.message as ScreenCallReply;
         if (reply.seq !== seq) continue; // the late answer of a call that timed out
-        if (reply.error !== undefined || reply.result === undefined) {
-          throw new HostError('ORCA_HOST_SCREEN', `the screen worker failed: ${reply.error ?? 'no answer'}`);
-        }
-        return reply.result;
+        return reply.result ?? null;
       }
       const left = deadline - Date.now();
-      if (left <= 0) {
-        throw new HostError(
-          'ORCA_HOST_SCREEN',
-          `the screen worker did not answer within ${SCREEN_WORKER_CALL_TIMEOUT_MS} ms (it may be parsing a flood of output)`,
-        );
-      }
+      if (left <= 0) return null;
       Atomics.wait(lane.signal, 0, 0, left);
       Atomics.store(lane.signal, 0, 0);
     }
@@ -277,89 +240,75 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
     const promise = new Promise<void>((r) => {
       resolve = r;
     });
-    lanes.push(
-      spawn({ ops: [], panes: new Map(), callSeq: 0, restarts: 0, retired: false, whenStarted: { promise, resolve } }),
-    );
+    const lane = {
+      ops: [],
+      panes: new Map(),
+      callSeq: 0,
+      crashes: [],
+      retired: false,
+      whenStarted: { promise, resolve },
+    };
+    spawn(lane as unknown as Lane);
+    lanes.push(lane as unknown as Lane);
   }
 
   const engine: ScreenEngine = (screen) => {
     const open = lanes.filter((l) => !l.retired);
     if (open.length === 0 || closed) return inThreadScreens(screen);
-    const { cols, rows, scrollback, replay, now } = screen;
     const lane = open.reduce((best, l) => (l.panes.size < best.panes.size ? l : best));
-    const pane: PaneLink = {
-      id: nextId++,
-      cols,
-      rows,
-      scrollback,
-      written: 0,
-      parsed: 0,
-      asked: 0,
-      waiters: [],
-      sentChars: 0,
-      parsedChars: 0,
-      syncs: [],
-      paused: false,
-      flow: () => undefined,
-      mirrorRows: Array.from({ length: rows }, () => ''),
-      bracketedPaste: false,
-      title: () => undefined,
-      replay: replay ?? (() => ''),
-      now,
-      fallback: null,
-    };
-    lane.panes.set(pane.id, pane);
-    send(lane, ['open', pane.id, cols, rows, scrollback]);
+    const link = newPaneLink(nextId++, screen);
+    lane.panes.set(link.id, link);
+    send(lane, ['open', link.id, screen.cols, screen.rows, screen.scrollback]);
     const backend: ScreenBackend = {
       write(display, at) {
-        if (pane.fallback) return pane.fallback.write(display, at);
-        pane.written += 1;
-        pane.sentChars += display.length;
-        send(lane, ['write', pane.id, display, at]);
-        const backlog = pane.sentChars - pane.parsedChars;
+        if (link.fallback) return link.fallback.write(display, at);
+        input(lane, link, ['write', link.id, display, at], { data: display, at });
         // Why: half way up, ask where the worker is, so the mark is judged on fresh numbers.
-        if (backlog > SCREEN_BACKLOG_HIGH_CHARS / 2 && pane.syncs.length === 0) requestSync(lane, pane);
-        if (backlog > SCREEN_BACKLOG_HIGH_CHARS) {
-          setPaused(pane, true);
-          requestSync(lane, pane);
-        }
+        if (link.pendingChars > SCREEN_BACKLOG_HIGH_CHARS / 2) requestSync(lane, link);
+        if (link.pendingChars > SCREEN_BACKLOG_HIGH_CHARS) setPaused(link, true);
       },
       resize(c, r) {
-        pane.cols = c;
-        pane.rows = r;
-        if (pane.fallback) return pane.fallback.resize(c, r);
-        send(lane, ['resize', pane.id, c, r]);
+        link.cols = c;
+        link.rows = r;
+        if (link.fallback) return link.fallback.resize(c, r);
+        input(lane, link, ['resize', link.id, c, r], null);
       },
       settled() {
-        if (pane.fallback) return pane.fallback.settled();
-        if (pane.parsed >= pane.written || closed) return Promise.resolve();
-        const upTo = pane.written;
-        requestSync(lane, pane);
-        return new Promise((resolve) => pane.waiters.push({ upTo, resolve }));
+        if (link.fallback) return link.fallback.settled();
+        if (link.parsed >= link.written || closed || lane.retired) return Promise.resolve();
+        const upTo = link.written;
+        requestSync(lane, link);
+        return new Promise((resolve) => link.waiters.push({ upTo, resolve }));
       },
-      renderedRows: () => (pane.fallback ? pane.fallback.renderedRows() : [...pane.mirrorRows]),
-      bracketedPaste: () => (pane.fallback ? pane.fallback.bracketedPaste() : pane.bracketedPaste),
-      snapshot: (scrollbackRows, maxBytes) =>
-        pane.fallback
-          ? pane.fallback.snapshot(scrollbackRows, maxBytes)
-          : (call(lane, ['snapshot', pane.id, scrollbackRows, maxBytes]) as ScreenSnapshot),
-      currentRows: () => (pane.fallback ? pane.fallback.currentRows() : (call(lane, ['rows', pane.id]) as string[])),
-      lines: (maxRows) =>
-        pane.fallback ? pane.fallback.lines(maxRows) : (call(lane, ['lines', pane.id, maxRows]) as string[]),
+      renderedRows: () => (link.fallback ? link.fallback.renderedRows() : fromMirror.rows(link)),
+      bracketedPaste: () => (link.fallback ? link.fallback.bracketedPaste() : link.modes.bracketedPaste),
+      snapshot(scrollbackRows, maxBytes) {
+        if (link.fallback) return link.fallback.snapshot(scrollbackRows, maxBytes);
+        const answer = call(lane, ['snapshot', link.id, scrollbackRows, maxBytes]) as ScreenSnapshot | null;
+        return answer ?? fromMirror.snapshot(link, maxBytes);
+      },
+      currentRows() {
+        if (link.fallback) return link.fallback.currentRows();
+        return (call(lane, ['rows', link.id]) as string[] | null) ?? fromMirror.rows(link);
+      },
+      lines(maxRows) {
+        if (link.fallback) return link.fallback.lines(maxRows);
+        return (call(lane, ['lines', link.id, maxRows]) as string[] | null) ?? fromMirror.lines(link, maxRows);
+      },
       onTitle(listener) {
-        pane.title = listener;
+        link.title = listener;
       },
       onFlowControl(listener) {
-        pane.flow = listener;
+        link.flow = listener;
       },
       freeze() {
-        setPaused(pane, false);
-        if (pane.fallback) return pane.fallback.freeze();
-        const final = closed
-          ? plainFrozen(pane.mirrorRows, pane.cols, pane.rows, pane.bracketedPaste)
-          : (call(lane, ['freeze', pane.id]) as FrozenScreen);
-        lane.panes.delete(pane.id);
-        for (const w of pane.waiters.splice(0)) w.resolve();
+        setPaused(link, false);
+        if (link.fallback) return link.fallback.freeze();
+        // Why: whatever the worker answers, the pane leaves it and nothing waits on it any longer.
+        const final = (call(lane, ['freeze', link.id]) as FrozenScreen | null) ?? fromMirror.frozen(link);
+        lane.panes.delete(link.id);
+        if (!lane.exited && !closed) send(lane, ['close', link.id]);
+        for (const w of link.waiters.splice(0)) w.resolve();
         return final;
       },
     };
@@ -380,7 +329,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       if (closed) return;
       closed = true;
       for (const lane of lanes) {
-        for (const pane of lane.panes.values()) for (const w of pane.waiters.splice(0)) w.resolve();
+        for (const link of lane.panes.values()) for (const w of link.waiters.splice(0)) w.resolve();
         lane.replies.close();
       }
       await Promise.all(lanes.map((l) => l.worker.terminate()));

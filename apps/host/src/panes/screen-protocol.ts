@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { FrozenScreen, ScreenSnapshot } from './screen-emulator.ts';
+import type { FrozenScreen, ScreenModes, ScreenSnapshot } from './screen-emulator.ts';
 
 /**
  * What the host thread sends a screen worker, in order, batched once per event-loop turn. Pane
@@ -8,6 +8,7 @@ import type { FrozenScreen, ScreenSnapshot } from './screen-emulator.ts';
 export type ScreenOp =
   | readonly ['open', id: number, cols: number, rows: number, scrollback: number]
   | readonly ['write', id: number, data: string, at: number]
+  /** Applied in order with the writes (after every earlier write is parsed); counted like a write. */
   | readonly ['resize', id: number, cols: number, rows: number]
   /** Answer with a `state` event once every write before this op is parsed. */
   | readonly ['sync', id: number]
@@ -28,8 +29,8 @@ export type ScreenEvent =
   /** The worker loaded and listens (its first event). */
   | readonly ['ready']
   | readonly ['title', id: number, text: string, at: number]
-  /** `rows` and `bracketedPaste` are null when nothing changed since the pane's last state. */
-  | readonly ['state', id: number, parsed: number, rows: string[] | null, bracketedPaste: boolean | null];
+  /** `parsed`: inputs (writes and resizes) parsed; `rows` and `modes` are null when nothing changed since the last state. */
+  | readonly ['state', id: number, parsed: number, rows: string[] | null, modes: ScreenModes | null];
 
 /** A message to a worker. */
 export interface ToScreenWorker {

@@ -63,15 +63,21 @@ function apply(op: ScreenOp): void {
         pane.dirty = true;
       });
       return;
-    case 'resize':
-      pane.emulator.resize(op[2], op[3]);
-      pane.dirty = true;
+    case 'resize': {
+      const [, , cols, rows] = op;
+      // Why: in order with the writes; a resize applied ahead of queued output would lay it out wrongly.
+      pane.emulator.write('', () => {
+        pane.emulator.resize(cols, rows);
+        pane.parsed += 1;
+        pane.dirty = true;
+      });
       return;
+    }
     case 'sync': {
       const id = op[1];
       // Why: the emulator calls back in write order, so this runs once every earlier write is parsed.
       pane.emulator.write('', () => {
-        if (pane.dirty) emit(['state', id, pane.parsed, pane.emulator.renderedRows(), pane.emulator.bracketedPaste()]);
+        if (pane.dirty) emit(['state', id, pane.parsed, pane.emulator.renderedRows(), pane.emulator.modes()]);
         else emit(['state', id, pane.parsed, null, null]);
         pane.dirty = false;
       });

@@ -94,8 +94,6 @@ export type ScreenEngine = (opts: {
   rows: number;
   scrollback: number;
   now: () => number;
-  /** The raw output the pane screen kept (a backend that lost its emulator rebuilds from it). */
-  replay?: () => string;
 }) => ScreenBackend;
 
 /**
@@ -119,7 +117,6 @@ export function createPaneScreen(opts: {
     rows: opts.rows,
     scrollback: opts.scrollback ?? PANE_SCROLLBACK_LINES,
     now,
-    replay: () => keptTail(),
   });
   let cols = opts.cols;
   let rows = opts.rows;
