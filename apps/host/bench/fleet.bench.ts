@@ -1,13 +1,15 @@
 // The host at fleet scale (issue 13). Each case runs in its own process (bench/fleet/run-case.ts):
 // a real host, N panes replaying agent sessions in real PTYs, hook events POSTed over real HTTP
 // to the real listener at the sessions' times. Cases: the realistic mix (20% working, 10% waiting
-// on a human, 70% idle) at 10/50/100/200 panes, idle panes alone at 100, the stress case at 100.
-// Targets are the issue's; a row the issue names no target for says info.
+// on a human, 70% idle; working and waiting panes replay a real Claude Code session recorded in
+// the agents lab, see fleet/recorded.ts) at 10/50/100/200 panes, idle panes alone at 100, the
+// stress case at 100. Targets are the issue's; a row the issue names no target for says info.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reportBench } from '@orca/bench';
+import { recordingLabel } from './fleet/recorded.ts';
 
 const SECONDS = Number(process.env.ORCA_FLEET_SECONDS ?? 20);
 const SIZES = (process.env.ORCA_FLEET_SIZES ?? '10,50,100,200').split(',').map(Number);
@@ -82,7 +84,11 @@ const realistic = new Map<number, CaseResult>();
 for (const panes of SIZES) {
   const r = runCase('realistic', panes);
   realistic.set(panes, r);
-  report(`realistic ${panes} panes`, r, panes === 200 ? { hookP99: 50, screenP99: 250, eld: 20, rss: 3 } : {});
+  report(
+    `realistic ${panes} panes (${recordingLabel()})`,
+    r,
+    panes === 200 ? { hookP99: 50, screenP99: 250, eld: 20, rss: 3 } : {},
+  );
 }
 const idle = runCase('idle', 100);
 reportBench({

@@ -1,7 +1,7 @@
 // POSTs each pane's hook events to the real listener at the session's recorded times, over a
 // new connection per event the way an agent's hook script (curl) does. Reads its plan as JSON on
-// stdin: { port, token, t0, untilMs, panes: [{ paneKey, offset, periodMs, hooks: [{at, event, payload, timed}] }] }.
-// Prints one JSON line per event when done: { paneKey, event, timed, sentAt, status }.
+// stdin: { port, token, t0, untilMs, panes: [{ paneKey, offset, periodMs, hooks: [{at, event, payload, expect}] }] }.
+// Prints one JSON line per event when done: { paneKey, event, expect, sentAt, status }.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
@@ -17,7 +17,7 @@ let scheduled = 0;
 
 function post(pane, hook) {
   const body = JSON.stringify({ paneKey: pane.paneKey, payload: hook.payload });
-  const record = { paneKey: pane.paneKey, event: hook.event, timed: hook.timed, sentAt: now(), status: 0 };
+  const record = { paneKey: pane.paneKey, event: hook.event, expect: hook.expect, sentAt: now(), status: 0 };
   results.push(record);
   pending += 1;
   const req = http.request(

@@ -113,7 +113,7 @@ await new Promise((r) => setTimeout(r, DRAIN_MS));
 
 const { scheduled, results } = JSON.parse(driverOut) as {
   scheduled: number;
-  results: { paneKey: string; event: string; timed: boolean; sentAt: number; status: number }[];
+  results: { paneKey: string; event: string; expect: string | null; sentAt: number; status: number }[];
 };
 const byKey = new Map(panes.map((p) => [p.paneKey, p]));
 const stored = host.store.countHookRows();
@@ -122,12 +122,20 @@ const firstChangeAfter = (handle: string, at: number, status?: string): number |
   const hit = (changes.get(handle) ?? []).find((c) => c.at >= at && (status === undefined || c.status === status));
   return hit ? hit.at - at : null;
 };
+const statusAt = (handle: string, at: number): string | null | undefined =>
+  (changes.get(handle) ?? []).filter((c) => c.at <= at).pop()?.status;
 const hookLatencies: number[] = [];
 let noVerdict = 0;
 for (const r of results) {
-  if (!r.timed) continue;
+  if (r.expect === null) continue;
   const pane = byKey.get(r.paneKey);
-  const ms = pane ? firstChangeAfter(pane.handle, r.sentAt) : null;
+  // Why: the status the event brings may already be published (a title or the screen said it
+  // first): that event waited 0 ms; otherwise it is timed until a verdict shows its status.
+  const ms = !pane
+    ? null
+    : statusAt(pane.handle, r.sentAt) === r.expect
+      ? 0
+      : firstChangeAfter(pane.handle, r.sentAt, r.expect);
   if (ms === null) noVerdict += 1;
   else hookLatencies.push(ms);
   if (process.env.ORCA_FLEET_DEBUG && pane)
@@ -137,8 +145,6 @@ for (const r of results) {
 }
 const screenLatencies: number[] = [];
 let menusUnseen = 0;
-const statusAt = (handle: string, at: number): string | null | undefined =>
-  (changes.get(handle) ?? []).filter((c) => c.at <= at).pop()?.status;
 // Why: a menu drawn after the window closed may still be waiting for its verdict when this counts.
 for (const m of menus.filter((menu) => menu.at <= windowEnd)) {
   // Why: a PermissionRequest hook may have set the verdict before the menu's bytes were drawn.

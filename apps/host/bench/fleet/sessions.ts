@@ -1,39 +1,19 @@
 // The realistic load model of the fleet bench: each pane replays one agent session into its PTY
 // with the session's own timing, and its hook events are POSTed to the real listener at the same
-// recorded times. Until timed recordings of the agents lab exist, the sessions are synthetic but
-// built from real bytes: the screens are the raw output tails Claude Code 2.1.332 drew in the lab
-// (packages/agent-status/fixtures/real), the spinner is redrawn at Claude's frame rate with its
-// cursor moves and colours, streamed text comes in bursts.
+// recorded times. Working and waiting panes replay real sessions recorded in the agents lab
+// (`pnpm --filter @orca/agents-lab record`: Claude Code 2.1.332 against its model stand-in in a real
+// host; recordings/*.json hold every PTY write and hook payload with its time). Idle panes and the
+// stress case are synthetic, built from real bytes: the screens are the raw output tails Claude
+// Code 2.1.332 drew in the lab (packages/agent-status/fixtures/real). Without a recording the
+// working and waiting panes fall back to synthetic sessions of the same shape.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseFixture } from '@orca/agent-status/fixtures';
+import { recordedSession } from './recorded.ts';
+import type { OutputStep, Session, SessionKind } from './session-types.ts';
 
-/** One write into the PTY at `at` ms into the session's cycle. */
-export interface OutputStep {
-  readonly at: number;
-  readonly bytes: string;
-}
-
-/** One hook event POSTed at `at` ms into the cycle; `timed` when it decides the verdict (see fleet README). */
-export interface HookStep {
-  readonly at: number;
-  readonly event: string;
-  readonly payload: Record<string, unknown>;
-  readonly timed: boolean;
-}
-
-export type SessionKind = 'working' | 'waiting' | 'idle' | 'stress';
-
-export interface Session {
-  readonly kind: SessionKind;
-  /** Cycle length (ms); 0 = played once, then the pane stays quiet. */
-  readonly periodMs: number;
-  readonly output: readonly OutputStep[];
-  readonly hooks: readonly HookStep[];
-  /** Times (ms into the cycle) at which a permission menu appears on screen. */
-  readonly menuAt: readonly number[];
-}
+export type { HookStep, OutputStep, Session, SessionKind } from './session-types.ts';
 
 /** Claude Code's spinner: ~10 frames/s (one every 100 ms), glyph cycling, elapsed seconds. */
 const SPINNER_FRAME_MS = 100;
@@ -97,11 +77,11 @@ function workingSession(): Session {
         at: 0,
         event: 'UserPromptSubmit',
         payload: claudePayload('UserPromptSubmit', { prompt: 'fix it' }),
-        timed: true,
+        expect: 'working',
       },
-      { at: 1000, event: 'PreToolUse', payload: claudePayload('PreToolUse', bash), timed: false },
-      { at: 3000, event: 'PostToolUse', payload: claudePayload('PostToolUse', bash), timed: false },
-      { at: 7000, event: 'Stop', payload: claudePayload('Stop'), timed: true },
+      { at: 1000, event: 'PreToolUse', payload: claudePayload('PreToolUse', bash), expect: null },
+      { at: 3000, event: 'PostToolUse', payload: claudePayload('PostToolUse', bash), expect: null },
+      { at: 7000, event: 'Stop', payload: claudePayload('Stop'), expect: 'idle' },
     ],
     output: [
       { at: 300, bytes: repaint('working-stream') },
@@ -124,12 +104,12 @@ function waitingSession(): Session {
         at: 0,
         event: 'UserPromptSubmit',
         payload: claudePayload('UserPromptSubmit', { prompt: 'run it' }),
-        timed: true,
+        expect: 'working',
       },
-      { at: 1500, event: 'PreToolUse', payload: claudePayload('PreToolUse', bash), timed: false },
+      { at: 1500, event: 'PreToolUse', payload: claudePayload('PreToolUse', bash), expect: null },
       // Why: the menu is answered on screen first; this event races the repaint (not timed).
-      { at: 7600, event: 'PostToolUse', payload: claudePayload('PostToolUse', bash), timed: false },
-      { at: 10_500, event: 'Stop', payload: claudePayload('Stop'), timed: true },
+      { at: 7600, event: 'PostToolUse', payload: claudePayload('PostToolUse', bash), expect: null },
+      { at: 10_500, event: 'Stop', payload: claudePayload('Stop'), expect: 'idle' },
     ],
     output: [
       { at: 300, bytes: repaint('working-stream') },
@@ -148,7 +128,7 @@ function idleSession(): Session {
   return {
     kind: 'idle',
     periodMs: 0,
-    hooks: [{ at: 0, event: 'Stop', payload: claudePayload('Stop'), timed: true }],
+    hooks: [{ at: 0, event: 'Stop', payload: claudePayload('Stop'), expect: 'idle' }],
     output: [{ at: 300, bytes: repaint('idle') }],
     menuAt: [],
   };
@@ -162,25 +142,39 @@ function stressSession(): Session {
     periodMs: 1000,
     hooks: Array.from({ length: 10 }, (_, i) => {
       const event = i % 2 === 0 ? 'UserPromptSubmit' : 'Stop';
-      return { at: i * 100, event, payload: claudePayload(event), timed: true };
+      return { at: i * 100, event, payload: claudePayload(event), expect: i % 2 === 0 ? 'working' : 'idle' };
     }),
     output: Array.from({ length: 10 }, (_, i) => ({ at: i * 100 + 50, bytes: block })),
     menuAt: [],
   };
 }
 
+/** The synthetic waiting session fires no PermissionRequest: it is its own screen-only twin. */
+const withKind = (session: Session, kind: SessionKind): Session => ({ ...session, kind });
+
 export const SESSIONS: Record<SessionKind, () => Session> = {
-  working: workingSession,
-  waiting: waitingSession,
+  working: () => recordedSession('working', { name: 'working', menuMarker: MENU_MARKER }) ?? workingSession(),
+  waiting: () => recordedSession('waiting', { name: 'waiting', menuMarker: MENU_MARKER }) ?? waitingSession(),
+  'waiting-screen': () =>
+    recordedSession('waiting', {
+      name: 'waiting-screen',
+      menuMarker: MENU_MARKER,
+      dropEvents: ['PermissionRequest'],
+    }) ?? withKind(waitingSession(), 'waiting-screen'),
   idle: idleSession,
   stress: stressSession,
 };
 
-/** The fleet mix: about 20% working, 10% waiting on a human, the rest idle. */
+/**
+ * The fleet mix: about 20% working, 10% waiting on a human (half of them with hooks that report
+ * the permission request, half seen on the screen alone), the rest idle.
+ */
 export function fleetMix(panes: number): SessionKind[] {
   const working = Math.round(panes * 0.2);
   const waiting = Math.round(panes * 0.1);
-  return Array.from({ length: panes }, (_, i) =>
-    i < working ? 'working' : i < working + waiting ? 'waiting' : 'idle',
-  );
+  return Array.from({ length: panes }, (_, i) => {
+    if (i < working) return 'working';
+    if (i < working + waiting) return (i - working) % 2 === 0 ? 'waiting' : 'waiting-screen';
+    return 'idle';
+  });
 }
