@@ -78,7 +78,9 @@ try {
   const out =
     outFlag > 0 && process.argv[outFlag + 1]
       ? path.resolve(process.argv[outFlag + 1] as string)
-      : fileURLToPath(new URL(`../../../../apps/host/bench/fleet/recordings/${build}-${run.version}.json`, import.meta.url));
+      : fileURLToPath(
+          new URL(`../../../../apps/host/bench/fleet/recordings/${build}-${run.version}.json`, import.meta.url),
+        );
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(
     out,
