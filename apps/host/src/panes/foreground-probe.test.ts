@@ -10,6 +10,17 @@ import {
 } from './foreground-probe.ts';
 import { spawnPaneProcess } from './pane-process.ts';
 
+/** An interactive shell in a real PTY (its jobs get their own process group). */
+const interactiveShell = () =>
+  spawnPaneProcess({
+    file: '/bin/sh',
+    args: ['-i'],
+    cwd: '/',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    cols: 80,
+    rows: 24,
+  });
+
 describe('tpgidFromStat', () => {
   it('reads field 8 even when the command name holds spaces and parentheses', () => {
     fc.assert(
@@ -42,14 +53,7 @@ describe('cmdlineToText', () => {
 
 describe('readForegroundCommand', () => {
   it.skipIf(process.platform !== 'linux')('reports the foreground job of a real PTY, not its shell', async () => {
-    const pane = spawnPaneProcess({
-      file: '/bin/sh',
-      args: ['-i'],
-      cwd: '/',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      cols: 80,
-      rows: 24,
-    });
+    const pane = interactiveShell();
     pane.write('sleep 30\r');
     try {
       let seen: string | null = null;
@@ -69,14 +73,7 @@ describe('createForegroundReader', () => {
   it.skipIf(process.platform !== 'linux')(
     'answers as the one-shot reads do while the foreground changes (job, exec, back to the shell), null once the PTY is gone',
     async () => {
-      const pane = spawnPaneProcess({
-        file: '/bin/sh',
-        args: ['-i'],
-        cwd: '/',
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-        cols: 80,
-        rows: 24,
-      });
+      const pane = interactiveShell();
       const gone = new Promise<void>((resolve) => pane.onExit(() => resolve()));
       const reader = createForegroundReader(pane.pid);
       const settle = async (want: (cmd: string | null) => boolean): Promise<string | null> => {
