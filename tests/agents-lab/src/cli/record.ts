@@ -5,8 +5,8 @@
 //   waiting  a prompt, a shell approval menu a human answers after a pause, the tool runs, idle
 //   pnpm --filter @orca/agents-lab record [claude|claude-2.1.197|codex|gemini] [--out FILE]
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startLabRun } from '../harness/lab-run.ts';
 import { startRecording } from '../harness/session-recorder.ts';
 import { LAB_PANE_COLS, LAB_PANE_ROWS } from '../limits.ts';
@@ -75,12 +75,12 @@ try {
   waiting.to = recorder.now();
 
   const recording = recorder.stop();
+  // Why: the recordings live with the bench that replays them, in @orca/host (found by its name).
+  const hostDir = path.dirname(createRequire(import.meta.url).resolve('@orca/host/package.json'));
   const out =
     outFlag > 0 && process.argv[outFlag + 1]
       ? path.resolve(process.argv[outFlag + 1] as string)
-      : fileURLToPath(
-          new URL(`../../../../apps/host/bench/fleet/recordings/${build}-${run.version}.json`, import.meta.url),
-        );
+      : path.join(hostDir, 'bench', 'fleet', 'recordings', `${build}-${run.version}.json`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(
     out,
