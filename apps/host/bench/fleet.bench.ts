@@ -19,7 +19,7 @@ const tsxCli = join(dirname(createRequire(import.meta.url).resolve('tsx/package.
 interface CaseResult {
   panes: number;
   events: { scheduled: number; sent: number; failed: number; stored: number; lost: number };
-  hook: { samples: number; noVerdict: number; p50: number | null; p99: number | null };
+  hook: { samples: number; alreadyShown: number; noVerdict: number; p50: number | null; p99: number | null };
   screen: { expected: number; samples: number; unseen: number; p50: number | null; p99: number | null };
   eventLoopDelayP99Ms: number;
   cpuPercent: number;
@@ -62,7 +62,7 @@ function report(
     unit: 'events',
   });
   bounded(
-    `hook POST → verdict p99 (p50 ${ms(r.hook.p50).toFixed(1)} ms, ${r.hook.samples} events)`,
+    `hook POST → verdict p99 (p50 ${ms(r.hook.p50).toFixed(1)} ms, ${r.hook.samples} events; ${r.hook.alreadyShown} already shown)`,
     ms(r.hook.p99),
     targets.hookP99,
     'ms',

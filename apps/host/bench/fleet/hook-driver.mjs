@@ -1,6 +1,6 @@
 // POSTs each pane's hook events to the real listener at the session's recorded times, over a
 // new connection per event the way an agent's hook script (curl) does. Reads its plan as JSON on
-// stdin: { port, token, t0, untilMs, panes: [{ paneKey, offset, periodMs, hooks: [{at, event, payload, expect}] }] }.
+// stdin: { port, token, t0, untilMs, panes: [{ paneKey, source, offset, periodMs, hooks: [{at, event, payload, expect}] }] }.
 // Prints one JSON line per event when done: { paneKey, event, expect, sentAt, status }.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +24,7 @@ function post(pane, hook) {
     {
       host: '127.0.0.1',
       port: plan.port,
-      path: '/hook/claude',
+      path: `/hook/${pane.source}`,
       method: 'POST',
       agent: plan.keepAlive ? keepAliveAgent : false,
       headers: {

@@ -2,10 +2,13 @@
 # Replays a recorded session into its PTY with the original timing: each line of the recording
 # is "<ms into the cycle> <hex bytes>"; cycle k of step s is written at T0 + offset + k*period + at.
 # period 0: played once, then the agent sits at its prompt (reads stdin, writes nothing).
+# The fifth argument is the command line the process shows (the agent it stands for).
 use strict;
 use warnings;
 use Time::HiRes qw(time sleep);
-my ($file, $t0, $offset, $period) = @ARGV;
+my ($file, $t0, $offset, $period, $name) = @ARGV;
+# The foreground probe reads /proc/<pid>/cmdline: show the agent's command, as the real one would.
+$0 = $name if defined $name && $name ne '';
 open(my $fh, '<', $file) or die "cannot read $file: $!";
 my @steps;
 while (my $line = <$fh>) {

@@ -10,7 +10,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../../src/host/host.ts';
 import { silentLogger } from '../../src/runtime/logger.ts';
-import { fleetMix, MENU_MARKER, SESSIONS, type Session, type SessionKind } from './sessions.ts';
+import { fleetMix, SESSIONS, type Session, type SessionKind } from './sessions.ts';
 
 const [caseName = 'realistic', panesArg = '10', secondsArg = '20'] = process.argv.slice(2);
 const PANES = Number(panesArg);
@@ -23,19 +23,31 @@ const now = (): number => performance.timeOrigin + performance.now();
 const kinds: SessionKind[] =
   caseName === 'realistic' ? fleetMix(PANES) : Array.from({ length: PANES }, () => caseName as SessionKind);
 const root = mkdtempSync(join(tmpdir(), 'orca-fleet-'));
-const sessions = new Map<SessionKind, { session: Session; file: string }>();
-for (const kind of new Set(kinds)) {
-  const session = SESSIONS[kind]();
-  const file = join(root, `${kind}.rec`);
-  writeFileSync(file, session.output.map((s) => `${s.at} ${Buffer.from(s.bytes, 'utf8').toString('hex')}\n`).join(''));
-  sessions.set(kind, { session, file });
-}
+// Why: panes of one kind cycle through the recordings; each distinct session is written once.
+const seenOfKind = new Map<SessionKind, number>();
+const files = new Map<string, string>();
+const paneSessions = kinds.map((kind) => {
+  const index = seenOfKind.get(kind) ?? 0;
+  seenOfKind.set(kind, index + 1);
+  const session = SESSIONS[kind](index);
+  const key = `${kind}-${session.source}`;
+  let file = files.get(key);
+  if (file === undefined) {
+    file = join(root, `${key}.rec`);
+    writeFileSync(
+      file,
+      session.output.map((s) => `${s.at} ${Buffer.from(s.bytes, 'utf8').toString('hex')}\n`).join(''),
+    );
+    files.set(key, file);
+  }
+  return { session, file };
+});
 
 const rssBefore = process.memoryUsage().rss;
 const host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root });
 const t0 = now() + WARMUP_MS;
 const panes = kinds.map((kind, i) => {
-  const { session, file } = sessions.get(kind) as { session: Session; file: string };
+  const { session, file } = paneSessions[i] as { session: Session; file: string };
   // Why: spread the panes over their cycle so the fleet is not in lockstep.
   const offset = session.periodMs > 0 ? Math.floor((i * 7919) % session.periodMs) : (i * 37) % 2000;
   const view = host.createPane({
@@ -46,6 +58,7 @@ const panes = kinds.map((kind, i) => {
       String(Math.round(t0)),
       String(offset),
       String(session.periodMs),
+      session.source,
     ],
     cwd: '/',
   });
@@ -65,10 +78,10 @@ for (const p of panes) {
   let carry = '';
   host.livePane(p.handle).onOutput((display) => {
     const text = carry + display;
-    if (text.includes(MENU_MARKER)) {
+    if (text.includes(p.session.menuMarker)) {
       menus.push({ handle: p.handle, at: now() });
       carry = '';
-    } else carry = text.slice(-(MENU_MARKER.length - 1));
+    } else carry = text.slice(-(p.session.menuMarker.length - 1));
   });
 }
 
@@ -82,6 +95,7 @@ const plan = {
     paneKey: p.paneKey,
     offset: p.offset,
     periodMs: p.session.periodMs,
+    source: p.session.source,
     hooks: p.session.hooks,
   })),
 };
@@ -126,16 +140,17 @@ const statusAt = (handle: string, at: number): string | null | undefined =>
   (changes.get(handle) ?? []).filter((c) => c.at <= at).pop()?.status;
 const hookLatencies: number[] = [];
 let noVerdict = 0;
+let alreadyShown = 0;
 for (const r of results) {
   if (r.expect === null) continue;
   const pane = byKey.get(r.paneKey);
-  // Why: the status the event brings may already be published (a title or the screen said it
-  // first): that event waited 0 ms; otherwise it is timed until a verdict shows its status.
-  const ms = !pane
-    ? null
-    : statusAt(pane.handle, r.sentAt) === r.expect
-      ? 0
-      : firstChangeAfter(pane.handle, r.sentAt, r.expect);
+  // Why: the status an event brings may already be published (the title or the screen said it
+  // first); such an event is counted apart, the others are timed until a verdict shows it.
+  if (pane && statusAt(pane.handle, r.sentAt) === r.expect) {
+    alreadyShown += 1;
+    continue;
+  }
+  const ms = pane ? firstChangeAfter(pane.handle, r.sentAt, r.expect) : null;
   if (ms === null) noVerdict += 1;
   else hookLatencies.push(ms);
   if (process.env.ORCA_FLEET_DEBUG && pane)
@@ -166,7 +181,13 @@ process.stdout.write(
     panes: PANES,
     seconds: wallSec,
     events: { scheduled, sent: results.length, failed, stored, lost: scheduled - stored + failed },
-    hook: { samples: hookLatencies.length, noVerdict, p50: pct(hookLatencies, 50), p99: pct(hookLatencies, 99) },
+    hook: {
+      samples: hookLatencies.length,
+      alreadyShown,
+      noVerdict,
+      p50: pct(hookLatencies, 50),
+      p99: pct(hookLatencies, 99),
+    },
     screen: {
       expected: panes.filter((p) => p.session.menuAt.length > 0).length,
       samples: screenLatencies.length,

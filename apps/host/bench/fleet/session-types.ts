@@ -22,10 +22,14 @@ export type SessionKind = 'working' | 'waiting' | 'waiting-screen' | 'idle' | 's
 
 export interface Session {
   readonly kind: SessionKind;
+  /** The hook source its events are POSTed as (`/hook/<source>`). */
+  readonly source: string;
   /** Cycle length (ms); 0 = played once, then the pane stays quiet. */
   readonly periodMs: number;
   readonly output: readonly OutputStep[];
   readonly hooks: readonly HookStep[];
+  /** Words of its permission menu written in one piece (the bench times the menu by them). */
+  readonly menuMarker: string;
   /** Times (ms into the cycle) at which a permission menu appears on screen. */
   readonly menuAt: readonly number[];
 }

@@ -71,6 +71,8 @@ function workingSession(): Session {
   const stream = realTail('working-stream');
   return {
     kind: 'working',
+    source: 'claude',
+    menuMarker: MENU_MARKER,
     periodMs: 8000,
     hooks: [
       {
@@ -98,6 +100,8 @@ function workingSession(): Session {
 function waitingSession(): Session {
   return {
     kind: 'waiting',
+    source: 'claude',
+    menuMarker: MENU_MARKER,
     periodMs: 12_000,
     hooks: [
       {
@@ -127,6 +131,8 @@ function waitingSession(): Session {
 function idleSession(): Session {
   return {
     kind: 'idle',
+    source: 'claude',
+    menuMarker: MENU_MARKER,
     periodMs: 0,
     hooks: [{ at: 0, event: 'Stop', payload: claudePayload('Stop'), expect: 'idle' }],
     output: [{ at: 300, bytes: repaint('idle') }],
@@ -139,6 +145,8 @@ function stressSession(): Session {
   const block = `\x1b[32mok\x1b[0m ${'x'.repeat(90)}\r\n`.repeat(50);
   return {
     kind: 'stress',
+    source: 'claude',
+    menuMarker: MENU_MARKER,
     periodMs: 1000,
     hooks: Array.from({ length: 10 }, (_, i) => {
       const event = i % 2 === 0 ? 'UserPromptSubmit' : 'Stop';
@@ -152,17 +160,18 @@ function stressSession(): Session {
 /** The synthetic waiting session fires no PermissionRequest: it is its own screen-only twin. */
 const withKind = (session: Session, kind: SessionKind): Session => ({ ...session, kind });
 
-export const SESSIONS: Record<SessionKind, () => Session> = {
-  working: () => recordedSession('working', { name: 'working', menuMarker: MENU_MARKER }) ?? workingSession(),
-  waiting: () => recordedSession('waiting', { name: 'waiting', menuMarker: MENU_MARKER }) ?? waitingSession(),
-  'waiting-screen': () =>
-    recordedSession('waiting', {
-      name: 'waiting-screen',
-      menuMarker: MENU_MARKER,
-      dropEvents: ['PermissionRequest'],
-    }) ?? withKind(waitingSession(), 'waiting-screen'),
-  idle: idleSession,
-  stress: stressSession,
+/**
+ * The session of pane `index` of a kind: working and waiting panes cycle through the recordings
+ * (Claude Code, Codex, Gemini CLI; synthetic Claude-shaped sessions without any).
+ */
+export const SESSIONS: Record<SessionKind, (index: number) => Session> = {
+  working: (index) => recordedSession('working', { kind: 'working', index }) ?? workingSession(),
+  waiting: (index) => recordedSession('waiting', { kind: 'waiting', index }) ?? waitingSession(),
+  'waiting-screen': (index) =>
+    recordedSession('waiting', { kind: 'waiting-screen', index, dropEvents: ['PermissionRequest'] }) ??
+    withKind(waitingSession(), 'waiting-screen'),
+  idle: () => idleSession(),
+  stress: () => stressSession(),
 };
 
 /**

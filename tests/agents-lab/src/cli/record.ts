@@ -15,11 +15,19 @@ import { profileFor, screensFor } from '../scenarios/index.ts';
 import { reachIdle, screenState, storyText } from '../scenarios/tour.ts';
 
 const PROMPTS = { working: 'tell me a short story', waiting: 'run the build' } as const;
+/** Words of each agent's shell approval menu written in one piece (seen in these recordings). */
+const MENU_MARKERS: Readonly<Record<string, string>> = {
+  claude: 'proceed?',
+  codex: 'Would you like to run',
+  gemini: 'Allow once',
+};
 /** How long the human looks at the approval menu before answering (ms). */
 const HUMAN_PAUSE_MS = 5_000;
 /** The screen must show the idle prompt this long to end a segment (ms). */
 const IDLE_HOLD_MS = 1_500;
 const TIMEOUT_MS = 60_000;
+/** The hook event that ends a turn, per agent: a segment ends once it came and the prompt is back. */
+const TURN_END: Readonly<Record<string, string>> = { claude: 'Stop', codex: 'Stop', gemini: 'AfterAgent' };
 
 const build = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : 'claude';
 const outFlag = process.argv.indexOf('--out');
@@ -58,20 +66,25 @@ async function until(what: string, test: () => boolean, holdMs = 0): Promise<voi
 try {
   await reachIdle(run, screens);
   const recorder = startRecording(run);
-  const idle = () => screens.idle(screenState(run));
+  const turnEnd = TURN_END[profile.agent] ?? 'Stop';
+  const turnsEnded = () => run.hookEvents().filter((e) => e === turnEnd).length;
+  // Why: some screens look idle while the answer still streams (Gemini); the turn's end hook says it is over.
+  const idleAfter = (ended: number) => () => turnsEnded() > ended && screens.idle(screenState(run));
 
   const working = { from: recorder.now(), to: 0 };
+  const beforeWorking = turnsEnded();
   await run.host.dispatchInject(run.handle, PROMPTS.working);
   await until('working screen', () => screens.working(screenState(run)));
-  await until('idle prompt after the answer', idle, IDLE_HOLD_MS);
+  await until('idle prompt after the answer', idleAfter(beforeWorking), IDLE_HOLD_MS);
   working.to = recorder.now();
 
   const waiting = { from: recorder.now(), to: 0 };
+  const beforeWaiting = turnsEnded();
   await run.host.dispatchInject(run.handle, PROMPTS.waiting);
   await until('approval menu', () => screens.approval.shell.test(run.screenText()));
   await new Promise((r) => setTimeout(r, HUMAN_PAUSE_MS));
   run.press(screens.approveKeys);
-  await until('idle prompt after the tool', idle, IDLE_HOLD_MS);
+  await until('idle prompt after the tool', idleAfter(beforeWaiting), IDLE_HOLD_MS);
   waiting.to = recorder.now();
 
   const recording = recorder.stop();
@@ -92,6 +105,8 @@ try {
       rows: LAB_PANE_ROWS,
       prompts: PROMPTS,
       segments: { working, waiting },
+      /** Words of the approval menu the agent writes in one piece (the bench times the menu by them). */
+      menuMarker: MENU_MARKERS[profile.agent],
       ...recording,
     })}\n`,
   );
