@@ -11,6 +11,11 @@ export const AGENT_STATUS_STALE_AFTER_MS = 1_800_000;
  * 0.4 s later (agents lab). Milliseconds.
  */
 export const PERMISSION_DIALOG_DRAW_GRACE_MS = 1_500;
+/**
+ * A working title set less than this after a done row is the agent's last spinner frame, not a
+ * new turn: Codex 0.171.0 sets one ~5 ms after its Stop hook, then its plain title (agents lab). Milliseconds.
+ */
+export const SPINNER_FRAME_AFTER_DONE_MS = 300;
 /** Bound on one foreground probe (read + confirm). Milliseconds. */
 export const PROBE_TIMEOUT_MS = 2000;
 /** The wait stamp scans at most once per this interval. Milliseconds. */

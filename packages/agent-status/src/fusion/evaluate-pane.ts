@@ -1,6 +1,6 @@
 import type { AgentId } from '../agent-ids.ts';
 import { validRowList } from '../hooks/row-schema.ts';
-import { PERMISSION_DIALOG_DRAW_GRACE_MS } from '../limits.ts';
+import { PERMISSION_DIALOG_DRAW_GRACE_MS, SPINNER_FRAME_AFTER_DONE_MS } from '../limits.ts';
 import { type BlockedSignal, findBlockedSignal } from '../screen/blocked-signal.ts';
 import { composerAtBottom } from '../screen/composers.ts';
 import { buildMatchWindow, type MatchWindow, screenHasContent } from '../screen/match-window.ts';
@@ -206,7 +206,14 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
     title.kind === 'none' &&
     signal === null &&
     composerAtBottom(explicit.source, window.lines);
-  facts.titleOverridesRow = titleNewer && (explicitTitle || plainTitleEndedTurn);
+  // Why: Codex 0.171 draws one more spinner frame in its title ~5 ms after its Stop hook (agents
+  // lab recording); a working title that soon after a done row is that frame, not a new turn.
+  const lastFrameAfterDone =
+    explicit?.state === 'done' &&
+    title.status === 'working' &&
+    titleAt !== null &&
+    titleAt - explicit.receivedAt < SPINNER_FRAME_AFTER_DONE_MS;
+  facts.titleOverridesRow = titleNewer && !lastFrameAfterDone && (explicitTitle || plainTitleEndedTurn);
   facts.titleOverrideStatus = explicitTitle ? title.status : 'idle';
   return facts;
 }

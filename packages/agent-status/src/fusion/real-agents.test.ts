@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PERMISSION_DIALOG_DRAW_GRACE_MS } from '../limits.ts';
+import { PERMISSION_DIALOG_DRAW_GRACE_MS, SPINNER_FRAME_AFTER_DONE_MS } from '../limits.ts';
 import type { PaneEvidence, StatusRow } from '../types.ts';
 import { evaluatePane } from './evaluate-pane.ts';
 import { createProbeGate } from './probe-gate.ts';
@@ -102,6 +102,16 @@ describe('rows the real CLIs leave behind', () => {
     });
     // a later non-permission row heals at once, grace or not
     expect((await verdict({ ...e, rows: [...rows, row('working', 6500)], now: 6600 })).status).toBe('working');
+  });
+
+  it('a Codex spinner frame in the title just after its Stop is not a new turn; a spinner title later than the frame grace is', async () => {
+    const rows = [row('working', 2620, { source: 'codex' }), row('done', 6723, { source: 'codex' })];
+    const spinner = (at: number) => ({ text: '⠴ tell me a short story | project', live: true, at });
+    const e = ev({ rows, screen: CODEX_IDLE, probe: fg('codex'), now: 6730 });
+    expect((await verdict({ ...e, title: spinner(6728) })).status).toBe('idle');
+    expect((await verdict({ ...e, title: spinner(6723 + SPINNER_FRAME_AFTER_DONE_MS), now: 7100 })).status).toBe(
+      'working',
+    );
   });
 
   it('while the dialog is on screen the row holds', async () => {
