@@ -11,6 +11,15 @@ export const EXIT_OK = 0;
 export const EXIT_REFUSED = 1;
 /** Exit code: the command line was wrong. */
 export const EXIT_USAGE = 2;
+/** Exit code of `orca start` forced out by a repeated SIGINT (128 + 2, as a shell reports it). */
+export const EXIT_SIGINT = 130;
+/** Exit code of `orca start` forced out by a repeated SIGTERM (128 + 15). */
+export const EXIT_SIGTERM = 143;
+/**
+ * `orca start` ignores a repeated SIGINT/SIGTERM this soon after the first (the same request
+ * delivered twice); a later one ends the process before the clean shutdown finished (ms).
+ */
+export const SHUTDOWN_FORCE_AFTER_MS = 3_000;
 
 /** Default PTY size of a new pane (columns). */
 export const DEFAULT_PANE_COLS = 120;

@@ -52,6 +52,8 @@ export interface StartedHost {
   readonly ready: { dataDir: string; pid: number; hookPort: number; socket: string };
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** The exit code once the process ended (signal it yourself). */
+  exited(): Promise<number | null>;
 }
 
 /** Spawns `orca --json --data-dir DIR start` and resolves once it printed its ready line. */
@@ -86,6 +88,7 @@ export function startOrca(dataDir: string, extra: readonly string[] = []): Promi
           child.kill('SIGTERM');
           return exited;
         },
+        exited: () => exited,
       });
     });
     void exited.then((code) => {

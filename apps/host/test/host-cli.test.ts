@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@orca/testkit';
@@ -7,6 +7,23 @@ import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
 import type { PaneView } from '../src/panes/pane-view.ts';
 import { connectRuntime } from '../src/rpc/client.ts';
 import { runOrca, startOrca } from './cli-process.ts';
+
+describe('orca start and signals', () => {
+  it('the same SIGTERM delivered twice (a process group, a relaying wrapper) still ends in a clean shutdown', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-signal-')), 'data');
+    const host = await startOrca(dataDir);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(true);
+    // Why: a pane that ignores SIGHUP keeps the shutdown busy for its PTY grace, so the second
+    // signal lands while the host is shutting down, as a relayed or group signal does.
+    const run = await runOrca(['--data-dir', dataDir, 'run', '--cwd', '/', '--', 'sh', '-c', "trap '' HUP; sleep 60"]);
+    expect(run.code).toBe(0);
+    process.kill(host.ready.pid, 'SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(host.ready.pid, 'SIGTERM');
+    expect(await host.exited()).toBe(0);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+  });
+});
 
 describe('orca start + the runtime RPC (real CLI processes, real PTY, generated hooks, real curl)', () => {
   it('hook → verdict in terminal show; injection refused at the menu with zero bytes; tui-idle; restart keeps rows', async () => {

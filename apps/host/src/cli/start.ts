@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { EXIT_OK, RPC_TCP_TOKEN_BYTES, RUNTIME_TOKEN_FILE_NAME } from '../constants.ts';
+import {
+  EXIT_OK,
+  EXIT_SIGINT,
+  EXIT_SIGTERM,
+  RPC_TCP_TOKEN_BYTES,
+  RUNTIME_TOKEN_FILE_NAME,
+  SHUTDOWN_FORCE_AFTER_MS,
+} from '../constants.ts';
 import { createHost, type Host } from '../host/host.ts';
 import { startRuntimeServer } from '../rpc/runtime-server.ts';
 import type { RpcSocketServer } from '../rpc/socket-server.ts';
@@ -83,10 +90,21 @@ export async function runStart(
   const signalled = new Promise<void>((resolve) => {
     resolveSignalled = resolve;
   });
-  const stop = (): void => {
-    unlisten();
-    stopRequested = true;
-    resolveSignalled();
+  // Why: the listeners stay until the shutdown is over: the same request delivered twice (a process
+  // group signalled as a whole, a wrapper relaying it) must not kill a host that is saving its
+  // store; a signal once the shutdown has run SHUTDOWN_FORCE_AFTER_MS ends the process at once.
+  let firstSignalAt: number | null = null;
+  const stop = (signal: NodeJS.Signals): void => {
+    const now = Date.now();
+    if (firstSignalAt === null) {
+      firstSignalAt = now;
+      stopRequested = true;
+      resolveSignalled();
+      return;
+    }
+    if (now - firstSignalAt < SHUTDOWN_FORCE_AFTER_MS) return;
+    io.err(`orca: ${signal} again: exiting before the shutdown finished`);
+    process.exit(signal === 'SIGINT' ? EXIT_SIGINT : EXIT_SIGTERM);
   };
   const unlisten = (): void => {
     process.off('SIGINT', stop);
@@ -137,6 +155,7 @@ export async function runStart(
     await (webServer?.close() ?? Promise.resolve()).finally(() => server.close().finally(() => host.stop()));
   } finally {
     tokenFile?.remove();
+    unlisten();
   }
   return EXIT_OK;
 }
