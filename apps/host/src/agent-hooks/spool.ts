@@ -4,6 +4,14 @@ import { join } from 'node:path';
 /** One spooled line as a hook script wrote it: untrusted, passed to the trust boundary as is. */
 export type SpooledLine = unknown;
 
+/** True once `work` resolves, false if it rejects (a spool is kept when its commit failed). */
+export function succeeds(work: Promise<unknown>): Promise<boolean> {
+  return work.then(
+    () => true,
+    () => false,
+  );
+}
+
 /**
  * Reads every `spool/*.jsonl` file, hands each parseable line to `accept`, waits for `committed`
  * (what `accept` stored is on disk), then truncates the file; a failed commit keeps the file for
@@ -43,13 +51,7 @@ export async function drainSpool(
       else dropped += 1;
     }
     // Why: accepted lines are only queued for the store; the file goes once they are committed.
-    if (
-      !(await committed().then(
-        () => true,
-        () => false,
-      ))
-    )
-      continue;
+    if (!(await succeeds(committed()))) continue;
     await truncate(file, 0).catch(() => undefined);
   }
   return { accepted, dropped };

@@ -16,6 +16,7 @@ import {
   startNetnsHolder,
 } from '@orca/relay/manager';
 import { installHooks } from '../agent-hooks/install-hooks.ts';
+import { succeeds } from '../agent-hooks/spool.ts';
 import { DATA_DIR_MODE } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
 import type { HostLogger } from '../runtime/logger.ts';
@@ -77,13 +78,7 @@ async function drainGuestSpool(
       }
     }
     // Why: accepted lines are only queued for the store; the file is emptied once they are committed.
-    if (
-      !(await committed().then(
-        () => true,
-        () => false,
-      ))
-    )
-      continue;
+    if (!(await succeeds(committed()))) continue;
     await guest.fs.writeFile(path, '');
   }
   if (accepted > 0) log.info({ guest: guest.connectionId, accepted }, 'guest spool ingested');

@@ -4,6 +4,7 @@ import {
   createOscStatusParser,
   createScreenWaitStamp,
   createWaitStamp,
+  dialogDrawGraceEndsAt,
   evaluatePane,
   evaluateSendGuard,
   evaluateTuiIdle,
@@ -16,7 +17,6 @@ import {
   screenHasContent,
   screenMenuShape,
 } from '@orca/agent-status';
-import { PERMISSION_DIALOG_DRAW_GRACE_MS } from '@orca/agent-status/limits';
 import { DIALOG_RECHECK_MARGIN_MS, PANE_STATUS_ROWS_KEPT } from '../constants.ts';
 import type { PaneScreen } from './screen.ts';
 
@@ -142,12 +142,16 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       inputs.onEvidence(true);
       // Why: a permission row holds without its dialog only for the draw grace; a deny within it
       // leaves a quiet screen, so look again once the grace is over.
-      if (row?.state === 'waiting' && (row.toolUseId !== undefined || row.dialog === true)) {
+      const graceEnds = row ? dialogDrawGraceEndsAt(row) : null;
+      if (graceEnds !== null) {
         if (dialogTimer) clearTimeout(dialogTimer);
-        dialogTimer = setTimeout(() => {
-          dialogTimer = null;
-          inputs.onEvidence();
-        }, PERMISSION_DIALOG_DRAW_GRACE_MS + DIALOG_RECHECK_MARGIN_MS);
+        dialogTimer = setTimeout(
+          () => {
+            dialogTimer = null;
+            inputs.onEvidence();
+          },
+          Math.max(0, graceEnds - inputs.now()) + DIALOG_RECHECK_MARGIN_MS,
+        );
         dialogTimer.unref?.();
       }
       return row;

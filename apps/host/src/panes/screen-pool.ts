@@ -34,9 +34,9 @@ export interface ScreenPool {
   ready(): Promise<void>;
   /** Workers given up after failing to start or crashing too often; their panes parse in this thread. */
   retired(): number;
-  /** Ends a worker abruptly (tests: the pool restarts it and rebuilds its panes from their tails). */
+  /** Ends a worker abruptly (tests: the pool restarts it and rebuilds its panes from their mirrors). */
   crash(worker: number): Promise<void>;
-  /** Ends every worker; screens still open answer from their mirrors and throw on calls. */
+  /** Ends every worker; screens still open answer from their mirrors. */
   close(): Promise<void>;
 }
 
@@ -45,9 +45,10 @@ export interface ScreenPoolOptions {
   /** Worker threads (≥ 1). */
   readonly workers: number;
   /**
-   * A worker failed: restarted with its panes rebuilt from their raw tails, or — when it never
-   * started, or after {@link SCREEN_WORKER_RESTARTS_MAX} restarts — retired, its panes handed to
-   * an emulator in this thread (`retired` true).
+   * A worker failed: restarted with its panes rebuilt from their mirrors and unparsed input, or —
+   * when it never started, or crashed more than {@link SCREEN_WORKER_RESTARTS_MAX} times within
+   * {@link SCREEN_WORKER_RESTART_WINDOW_MS} — retired, its panes handed to emulators in this
+   * thread, rebuilt the same way (`retired` true).
    */
   readonly onWorkerError?: (error: unknown, retired: boolean) => void;
 }
@@ -74,7 +75,8 @@ interface Lane {
  * turn; `settled()` resolves when the worker reports the pane parsed, carrying its rendered rows
  * (the mirror `renderedRows()` answers from). Snapshots, plain lines and the freeze are blocking
  * calls (`Atomics.wait` on a shared cell, the answer read with `receiveMessageOnPort`), so the
- * pane screen keeps its synchronous API; they are rare (an attach, an exit).
+ * pane screen keeps its synchronous API; they are rare (an attach, an exit), and one the worker
+ * cannot answer in time is answered from the mirror.
  *
  * @example
  * const pool = createScreenPool({ workers: 1 });
@@ -182,12 +184,12 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
         now: link.now,
       });
       for (const { data, at } of rebuildInputs(link)) fallback.write(data, at);
-      // Why: titles the lost worker already reported are not reported again by the rebuild.
-      void fallback.settled().then(() => fallback.onTitle((text, at) => link.title(text, at)));
       link.fallback = fallback;
       setPaused(link, false);
       const waiters = link.waiters.splice(0);
       void fallback.settled().then(() => {
+        // Why: titles the lost worker already reported are not reported again by the rebuild.
+        fallback.onTitle((text, at) => link.title(text, at));
         for (const w of waiters) w.resolve();
       });
     }
@@ -240,6 +242,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
     const promise = new Promise<void>((r) => {
       resolve = r;
     });
+    // Why: the worker, its ports and its flags are set by spawn, which every restart calls again.
     const lane = {
       ops: [],
       panes: new Map(),

@@ -173,13 +173,15 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
   const rows = validRowList(e.rows as readonly unknown[] | undefined);
   const livePermissionTitle = liveTitle && title.status === 'permission';
   // Why: the agent draws its dialog a moment after the hook; until then a screen without one heals nothing.
-  const dialogAt = pendingDialogRowAt(rows);
-  const dialogBeingDrawn = dialogAt !== null && e.now - dialogAt < PERMISSION_DIALOG_DRAW_GRACE_MS;
+  const dialogBeingDrawn = (): boolean => {
+    const at = pendingDialogRowAt(rows);
+    return at !== null && e.now - at < PERMISSION_DIALOG_DRAW_GRACE_MS;
+  };
   const healOnScreen =
-    !dialogBeingDrawn &&
     screenHasContent(e.screen) &&
     signal === null &&
     !livePermissionTitle &&
+    !dialogBeingDrawn() &&
     findMenuShape(window.lines) === null;
   const explicit = pickExplicitRow(rows, e.now, healOnScreen);
   const explicitIsPermission = explicit !== undefined && isPermissionRow(explicit);

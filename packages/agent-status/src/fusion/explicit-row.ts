@@ -1,5 +1,5 @@
 import { isStableRowList } from '../hooks/row-schema.ts';
-import { AGENT_STATUS_STALE_AFTER_MS } from '../limits.ts';
+import { AGENT_STATUS_STALE_AFTER_MS, PERMISSION_DIALOG_DRAW_GRACE_MS } from '../limits.ts';
 import type { StatusRow } from '../types.ts';
 
 /** A row that asks a human (`blocked`/`waiting`). */
@@ -49,6 +49,15 @@ function newestPendingDialog(rows: readonly StatusRow[]): number | null {
 
 function isDialogRow(row: StatusRow): boolean {
   return row.state === 'waiting' && (row.toolUseId !== undefined || row.dialog === true);
+}
+
+/**
+ * When a dialog row stops holding without its dialog on screen (arrival + the draw grace), or
+ * null for any other row: a host evaluates the pane again then, so a dialog denied within the
+ * grace heals on a quiet screen.
+ */
+export function dialogDrawGraceEndsAt(row: StatusRow): number | null {
+  return isDialogRow(row) ? row.receivedAt + PERMISSION_DIALOG_DRAW_GRACE_MS : null;
 }
 
 /** Per stable row list: the newest explicit row before the staleness check, without and with healing. */

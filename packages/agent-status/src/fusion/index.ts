@@ -5,7 +5,7 @@ export {
   type ForegroundView,
   type PaneAnalysis,
 } from './evaluate-pane.ts';
-export { isPermissionRow, pickExplicitRow } from './explicit-row.ts';
+export { dialogDrawGraceEndsAt, isPermissionRow, pickExplicitRow } from './explicit-row.ts';
 export {
   createProbeGate,
   type Delay,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PERMISSION_DIALOG_DRAW_GRACE_MS, SPINNER_FRAME_AFTER_DONE_MS } from '../limits.ts';
 import type { PaneEvidence, StatusRow } from '../types.ts';
 import { evaluatePane } from './evaluate-pane.ts';
+import { dialogDrawGraceEndsAt } from './explicit-row.ts';
 import { createProbeGate } from './probe-gate.ts';
 import { evaluateSendGuard, screenMenuShape } from './send-guard.ts';
 import { evaluateTuiIdle } from './tui-idle.ts';
@@ -102,6 +103,13 @@ describe('rows the real CLIs leave behind', () => {
     });
     // a later non-permission row heals at once, grace or not
     expect((await verdict({ ...e, rows: [...rows, row('working', 6500)], now: 6600 })).status).toBe('working');
+    // when a host should look again: the grace's end for the dialog row, never for others
+    expect(dialogDrawGraceEndsAt(row('waiting', 6480, { dialog: true }))).toBe(6480 + PERMISSION_DIALOG_DRAW_GRACE_MS);
+    expect(dialogDrawGraceEndsAt(row('waiting', 6480, { toolUseId: 't1' }))).toBe(
+      6480 + PERMISSION_DIALOG_DRAW_GRACE_MS,
+    );
+    expect(dialogDrawGraceEndsAt(row('waiting', 6480))).toBeNull();
+    expect(dialogDrawGraceEndsAt(row('working', 6369))).toBeNull();
   });
 
   it('a Codex spinner frame in the title just after its Stop is not a new turn; a spinner title later than the frame grace is', async () => {
