@@ -50,7 +50,7 @@ export function runOrca(
 /** A long-running `orca start` child. */
 export interface StartedHost {
   readonly ready: { dataDir: string; pid: number; hookPort: number; socket: string };
-  /** SIGTERM, then the exit code. */
+  /** SIGTERM to the host process, then the exit code (of the tsx wrapper, which ends with it). */
   stop(): Promise<number | null>;
   /** The exit code once the process ended (signal it yourself). */
   exited(): Promise<number | null>;
@@ -84,8 +84,14 @@ export function startOrca(dataDir: string, extra: readonly string[] = []): Promi
       const { ready } = JSON.parse(line) as { ready: StartedHost['ready'] };
       resolve({
         ready,
+        // Why: the host itself is signalled; tsx's relay SIGKILLs a child that does not report a
+        // signal within 30 ms, which on a loaded machine turned a clean stop into exit 143.
         stop: async () => {
-          child.kill('SIGTERM');
+          try {
+            process.kill(ready.pid, 'SIGTERM');
+          } catch {
+            // already gone
+          }
           return exited;
         },
         exited: () => exited,

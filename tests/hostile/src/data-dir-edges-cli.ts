@@ -45,6 +45,8 @@ export interface Tracked {
   alive(): boolean;
   /** Signals the whole process group (the tsx wrapper and the node process it runs). */
   signal(signal: NodeJS.Signals): void;
+  /** The `orca` host process itself, once its ready line named it (set by {@link startTracked}). */
+  hostPid?: number;
 }
 
 const tracked = new Set<Tracked>();
@@ -155,7 +157,10 @@ export async function startTracked(
     timeoutMs: 120_000,
     onStdout: (all) => {
       const line = all.split('\n').find((l) => l.startsWith('{"ready"'));
-      if (line) resolveReady((JSON.parse(line) as { ready: Ready }).ready);
+      if (!line) return;
+      const parsed = (JSON.parse(line) as { ready: Ready }).ready;
+      host.hostPid = parsed.pid;
+      resolveReady(parsed);
     },
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -170,9 +175,21 @@ export async function startTracked(
   return { host, ready };
 }
 
-/** SIGTERMs a tracked host and waits for its end (SIGKILL after `graceMs`). */
+/**
+ * SIGTERMs a tracked host and waits for its end (SIGKILL after `graceMs`).
+ * Why: the host itself is signalled, as a service manager does; the tsx wrapper then ends with it.
+ * Signalling the whole group also made tsx relay the signal, and tsx SIGKILLs a child that does
+ * not report the signal within 30 ms (exit 143 on a loaded machine): a wrapper artefact, not the host's.
+ */
 export async function stopTracked(host: Tracked, graceMs = 15_000): Promise<Ended> {
-  host.signal('SIGTERM');
+  if (host.hostPid === undefined) host.signal('SIGTERM');
+  else {
+    try {
+      process.kill(host.hostPid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
   const timer = setTimeout(() => host.signal('SIGKILL'), graceMs);
   const ended = await host.ended;
   clearTimeout(timer);
