@@ -7,7 +7,11 @@
 // permission menu and waits for `y`/`1` (allow) or `n`/`2` (deny).
 //
 // Env: ORCA_DEMO_ECHO_LOG — file receiving every byte read from the terminal (tests verify that a
-// refused injection wrote nothing). Typing `/exit` + Enter quits with code 0.
+// refused injection wrote nothing). ORCA_DEMO_PROMPT_LOG — file receiving one JSON line per user
+// turn (the prompt as submitted: what a model server would see). ORCA_DEMO_TOOL — `always` (the
+// default: every turn asks to run its tool), `never`, or `keyword:WORD` (only prompts holding
+// WORD). ORCA_DEMO_REPLY_MS — how long a turn's reply takes (default 800). Typing `/exit` + Enter
+// quits with code 0. Bracketed paste is on: a pasted Enter is a newline in the draft, not a submit.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -20,7 +24,11 @@ const out = (text) => process.stdout.write(text);
 const setTitle = (title) => out(`\x1b]0;${title}\x07`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long the demo agent takes to write its reply after the tool ran (ms). */
-const REPLY_MS = 800;
+const REPLY_MS = Number(process.env.ORCA_DEMO_REPLY_MS) >= 0 ? Number(process.env.ORCA_DEMO_REPLY_MS) : 800;
+const promptLog = process.env.ORCA_DEMO_PROMPT_LOG;
+const toolMode = process.env.ORCA_DEMO_TOOL ?? 'always';
+const wantsTool = (prompt) =>
+  toolMode === 'always' || (toolMode.startsWith('keyword:') && prompt.includes(toolMode.slice('keyword:'.length)));
 
 function readHooks() {
   try {
@@ -84,12 +92,23 @@ function composer() {
 
 let line = '';
 let pending = null; // resolve function while the permission menu waits
+let pasting = false; // between ESC [200~ and ESC [201~
 
+let turns = 0;
 async function runTurn(prompt) {
+  turns += 1;
   setTitle('\u2802 Claude Code (orca demo)');
+  if (promptLog) appendFileSync(promptLog, `${JSON.stringify({ turn: turns, prompt, at: Date.now() })}\n`);
   fire('UserPromptSubmit', { prompt });
   out('\r\n\u23fa Thinking about it\u2026\r\n');
   await sleep(300);
+  if (!wantsTool(prompt)) {
+    await sleep(REPLY_MS);
+    out('\u23fa Done: no tool was needed.\r\n');
+    fire('Stop', { stop_hook_active: false });
+    composer();
+    return;
+  }
   const toolUseId = `toolu_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
   const toolInput = { command: 'npm test -- --verbose', description: 'Run the test suite verbosely' };
   fire('PreToolUse', { tool_name: 'Bash', tool_input: toolInput, tool_use_id: toolUseId }, 'Bash');
@@ -125,6 +144,11 @@ async function runTurn(prompt) {
 }
 
 function onKey(ch) {
+  if (pasting) {
+    line += ch === '\r' || ch === '\n' ? '\n' : ch;
+    out(ch === '\r' || ch === '\n' ? ' ' : ch);
+    return;
+  }
   if (pending) {
     if (ch === 'y' || ch === 'Y' || ch === '1' || ch === '\r') pending(true);
     else if (ch === 'n' || ch === 'N' || ch === '2' || ch === '\x1b') pending(false);
@@ -158,11 +182,26 @@ function onKey(ch) {
 
 if (process.stdin.isTTY) process.stdin.setRawMode(true);
 process.stdin.setEncoding('utf8');
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
 process.stdin.on('data', (chunk) => {
   if (echoLog) appendFileSync(echoLog, chunk);
-  for (const ch of chunk) onKey(ch);
+  for (let i = 0; i < chunk.length; ) {
+    if (chunk.startsWith(PASTE_START, i)) {
+      pasting = true;
+      i += PASTE_START.length;
+    } else if (chunk.startsWith(PASTE_END, i)) {
+      pasting = false;
+      i += PASTE_END.length;
+    } else {
+      const ch = String.fromCodePoint(chunk.codePointAt(i));
+      onKey(ch);
+      i += ch.length;
+    }
+  }
 });
 
+out('\x1b[?2004h');
 out('\x1b[1m Claude Code\x1b[0m (orca demo agent \u2014 no real model behind it)\r\n');
 out(` cwd: ${process.cwd()}\r\n`);
 fire('SessionStart', { source: 'startup', model: 'demo' });

@@ -137,6 +137,21 @@ export const SUBMIT_RETRY_AFTER_MS = 1_500;
 /** After the submission, how long `dispatch` waits to report the `working` stage (ms); not required. */
 export const DISPATCH_WORKING_WAIT_MS = 3_000;
 
+/** Largest prompt `dispatch` and the queue take (bytes of UTF-8); larger ones are refused with `prompt_too_large`. */
+export const PROMPT_MAX_BYTES = 64 * 1024;
+/** Prompt-submit hook events kept per pane for the per-prompt proof of a dispatch (events). */
+export const PROMPT_HOOKS_KEPT = 32;
+/** Prompts a pane's queue holds that are not delivered yet (queued or delivering); more is `queue_full`. */
+export const QUEUE_MAX_PENDING_PER_PANE = 100;
+/** Delivered, failed, cancelled and expired items kept per pane for `orca queue ls` (items; oldest dropped). */
+export const QUEUE_FINISHED_KEPT_PER_PANE = 200;
+/** A queued prompt's proof must arrive this long after its text was written (ms), else it fails `prompt_not_submitted`. */
+export const QUEUE_PROOF_WINDOW_MS = 30_000;
+/** How long `orca queue wait` waits when no `--timeout` is given (ms). */
+export const QUEUE_WAIT_DEFAULT_TIMEOUT_MS = 600_000;
+/** Longest `--expires` a queued prompt takes (ms): 7 days. */
+export const QUEUE_EXPIRES_MAX_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Name of the file in the data directory holding the TCP RPC bearer token (mode 0600; removed at stop). */
 export const RUNTIME_TOKEN_FILE_NAME = 'runtime-token';
 /** Environment variable a CLI reads the TCP RPC bearer token from when `--token-file` is not given. */

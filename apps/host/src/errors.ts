@@ -33,6 +33,13 @@ export const REFUSAL_CODES = [
   'guest_unavailable',
   'agent_not_ready',
   'prompt_not_submitted',
+  'terminal_input_locked',
+  'prompt_empty',
+  'prompt_too_large',
+  'queue_full',
+  'queue_item_unknown',
+  'queue_item_not_queued',
+  'delivery_interrupted',
 ] as const;
 
 /** One of {@link REFUSAL_CODES}. */

@@ -30,7 +30,14 @@ export {
   type VerdictChange,
   type WaitResult,
 } from './host/host.ts';
-export { type DispatchReceipt, type DispatchStage, dispatchPrompt } from './panes/dispatch.ts';
+export {
+  DeliveryAborted,
+  type DeliveryOptions,
+  type DispatchReceipt,
+  type DispatchStage,
+  deliverPrompt,
+  dispatchPrompt,
+} from './panes/dispatch.ts';
 export { cmdlineToText, readForegroundCommand, tpgidFromStat } from './panes/foreground-probe.ts';
 export { type PaneExit, type PaneProcess, type PaneProcessOptions, spawnPaneProcess } from './panes/pane-process.ts';
 export type { PaneView } from './panes/pane-view.ts';

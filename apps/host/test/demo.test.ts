@@ -20,7 +20,7 @@ describe('orca demo (the real CLI, real PTY, real generated hook scripts through
     const permission = events.find((e) => e.kind === 'verdict' && e.verdict.status === 'permission');
     expect(permission).toMatchObject({ verdict: { isRunningAgent: true, agentWait: { source: 'prompt-text' } } });
     expect(events.filter((e) => e.kind === 'inject')).toEqual([
-      { kind: 'inject', prompt: 'run the tests verbosely', ok: true, bytes: 24 },
+      { kind: 'inject', prompt: 'run the tests verbosely', ok: true, bytes: 36 }, // a bracketed paste + Enter
       { kind: 'inject', prompt: 'also update the docs', ok: false, code: 'agent_prompt_blocked', bytesWritten: 0 },
     ]);
     expect(events.at(-2)).toEqual({ kind: 'exit', code: 0, signal: null });

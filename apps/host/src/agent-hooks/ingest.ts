@@ -1,4 +1,4 @@
-import { isPromptSubmitEvent } from '@orca/agent-status/submit';
+import { submittedPromptOf } from '@orca/agent-status/submit';
 import { acceptRelayed, type RelayedEvent } from '@orca/relay/listener';
 import type { LivePane } from '../panes/live-pane.ts';
 import type { HostLogger } from '../runtime/logger.ts';
@@ -48,15 +48,19 @@ export function createHookIngest(o: {
     }
     o.guards.checkEndpoint(accepted);
     const running = pane !== undefined && pane.exit === null;
+    // Why: extracted once; the stored row names the event even when only the payload did.
+    const eventName = eventNameOf(accepted);
     const row = running ? pane.status.addHookEvent(accepted) : null;
-    if (running && isPromptSubmitEvent(accepted.source, eventNameOf(accepted))) {
-      pane.lastPromptHookAt = accepted.receivedAt;
+    if (running) {
+      // Why: a dispatch is proven by the prompt hook carrying its own text (issue 25).
+      const prompt = submittedPromptOf(accepted.source, eventName, accepted.payload);
+      if (prompt !== undefined) pane.promptHooks.record(accepted.receivedAt, prompt);
     }
     o.store.insertHookRow({
       paneKey: accepted.paneKey,
       connectionId: accepted.connectionId,
       source: accepted.source,
-      hookEventName: accepted.hookEventName ?? null,
+      hookEventName: eventName ?? null,
       receivedAt: accepted.receivedAt,
       envelope: { ...accepted },
       row: row ? { ...row } : null,

@@ -12,6 +12,7 @@ import {
   formatHookInstallReport,
   formatPaneRow,
   formatPaneShow,
+  formatQueueItem,
   formatStatusChange,
   formatWaitResult,
 } from './human-lines.ts';
@@ -114,7 +115,17 @@ describe('every orca formatter escapes text from outside', () => {
             bytes: 3,
             submittedBy: a as 'hook',
             submitKeys: 1,
+            ...(flag ? { hookProof: d as 'text' } : {}),
             stages: [{ stage: b, at: 1 } as never, { stage: c, at: 5 } as never],
+          }),
+        );
+        oneLine(
+          formatQueueItem({
+            id: 7,
+            handle: a,
+            state: b,
+            prompt: c,
+            ...(flag ? { position: 2, error: { code: d, message: a } } : {}),
           }),
         );
         for (const line of formatHookInstallReport(

@@ -66,11 +66,47 @@ export function formatGuestRemoved(name: string, removed: boolean): string {
   return removed ? `removed ${p(name)}` : `no guest ${p(name)}`;
 }
 
-/** `orca dispatch` receipt. */
-export function formatDispatchReceipt(r: DispatchReceipt): string {
+const HOOK_PROOF_WORDS: Readonly<Record<string, string>> = {
+  text: 'its prompt hook carried this prompt',
+  event: 'its prompt hook (no text in it)',
+};
+
+/** `orca dispatch` receipt (a host of any version: `hookProof` and `recovered` may be absent). */
+export function formatDispatchReceipt(r: Partial<DispatchReceipt> & Pick<DispatchReceipt, 'stages'>): string {
   const start = r.stages[0]?.at ?? 0;
   const stages = r.stages.map((s) => `${p(String(s.stage))} +${s.at - start} ms`).join(', ');
-  return `submitted (${p(String(r.submittedBy))}), ${r.bytes} bytes: ${stages}`;
+  const by =
+    r.hookProof !== undefined ? (HOOK_PROOF_WORDS[r.hookProof] ?? p(String(r.hookProof))) : p(String(r.submittedBy));
+  const bytes = r.recovered ? 'proven after a host restart' : `${r.bytes ?? 0} bytes`;
+  return `submitted (${by}), ${bytes}: ${stages}`;
+}
+
+/** A queued prompt as `orca queue` shows it (its fields as any host version reports them). */
+export interface QueueItemLine {
+  id: number;
+  handle: string;
+  state: string;
+  prompt: string;
+  position?: number;
+  expiresAt?: number;
+  receipt?: Partial<DispatchReceipt> & Pick<DispatchReceipt, 'stages'>;
+  error?: { code: string; message: string };
+}
+
+/** How much of a prompt one `orca queue ls` line shows (characters). */
+const PROMPT_PREVIEW_CHARS = 60;
+
+/** One `orca queue ls` line: id, pane, state (place in the queue, receipt or error), the prompt's start. */
+export function formatQueueItem(item: QueueItemLine): string {
+  const flat = item.prompt.replace(/\s+/g, ' ').trim();
+  const preview = flat.length > PROMPT_PREVIEW_CHARS ? `${flat.slice(0, PROMPT_PREVIEW_CHARS - 1)}…` : flat;
+  let state = p(item.state);
+  if (item.position !== undefined) state += ` #${item.position}`;
+  if (item.expiresAt !== undefined && item.position !== undefined)
+    state += ` (expires ${new Date(item.expiresAt).toISOString()})`;
+  if (item.error) state += ` [${p(item.error.code)}] ${p(item.error.message)}`;
+  else if (item.receipt) state += ` · ${formatDispatchReceipt(item.receipt)}`;
+  return `${item.id}  ${p(item.handle)}  ${state}  ${p(JSON.stringify(preview))}`;
 }
 
 /** The lines `orca hooks install` prints for one agent's report. */

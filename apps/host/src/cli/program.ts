@@ -10,6 +10,7 @@ import { addCommandHooksCommands } from './command-hooks-commands.ts';
 import { formatHookInstallReport } from './human-lines.ts';
 import { type CliIo, processIo, reportError, UsageError } from './output.ts';
 import { printableBlock, printableField, terminalSafeJson } from './printable.ts';
+import { addQueueCommands } from './queue-commands.ts';
 import { addRuntimeCommands } from './runtime-commands.ts';
 import { runStart } from './start.ts';
 import { addWebCommands } from './web-commands.ts';
@@ -103,6 +104,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
 
   const ctx: CliContext = { io, state, globals };
   addRuntimeCommands(program, ctx);
+  addQueueCommands(program, ctx);
   addCommandHooksCommands(program, ctx);
   addWebCommands(program, ctx);
 

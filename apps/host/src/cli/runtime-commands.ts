@@ -15,14 +15,17 @@ import {
   formatPaneShow,
   formatStatusChange,
   formatWaitResult,
+  type QueueItemLine,
 } from './human-lines.ts';
 import { UsageError } from './output.ts';
+import { parseDuration, parseTimeout } from './parse-args.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
 import { connectFromGlobals } from './runtime-connection.ts';
 
 type Globals = () => GlobalOptions;
 
-async function withClient<T>(globals: Globals, fn: (client: RuntimeClient) => Promise<T>): Promise<T> {
+/** Runs `fn` with a client of the running host, closed afterwards. */
+export async function withClient<T>(globals: Globals, fn: (client: RuntimeClient) => Promise<T>): Promise<T> {
   const client = await connectFromGlobals(globals());
   try {
     return await fn(client);
@@ -40,13 +43,6 @@ function parseAgentList(value: string): string[] {
     .filter((a) => a.length > 0);
   if (agents.length === 0) throw new UsageError('--agents expects a comma-separated list, e.g. claude,codex');
   return agents;
-}
-
-function parseTimeout(value: string): number {
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new UsageError(`--timeout expects seconds > 0, got ${printableField(value)}`);
-  return Math.round(seconds * 1000);
 }
 
 /** Registers the commands that talk to a running host over its runtime socket. */
@@ -234,7 +230,33 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
     .argument('<handle>')
     .requiredOption('--inject <prompt>', 'prompt to inject (guarded: refused with zero bytes written)')
     .option('--timeout <seconds>', 'longest wait for the agent to be ready and take the prompt', parseTimeout)
-    .action(async (handle: string, o: { inject: string; timeout?: number }) => {
+    .option(
+      '--queue',
+      'queue the prompt and print its id at once; it is delivered when the agent is ready (see `orca queue`)',
+    )
+    .option(
+      '--expires <duration>',
+      'with --queue: drop the prompt if not delivered within this long (90s, 10m, 2h)',
+      (v) => parseDuration(v, '--expires'),
+    )
+    .action(async (handle: string, o: { inject: string; timeout?: number; queue?: boolean; expires?: number }) => {
+      if (o.expires !== undefined && !o.queue) throw new UsageError('orca dispatch: --expires needs --queue');
+      if (o.queue && o.timeout !== undefined)
+        throw new UsageError(
+          'orca dispatch: --timeout is for a direct dispatch; wait on a queued one with `orca queue wait ID --timeout S`',
+        );
+      if (o.queue) {
+        const item = await withClient(globals, (c) =>
+          c.call<QueueItemLine>('queue.add', {
+            handle,
+            prompt: o.inject,
+            source: 'cli',
+            ...(o.expires !== undefined ? { expiresInMs: o.expires } : {}),
+          }),
+        );
+        print(item, `queued ${item.id} (#${item.position ?? '?'} for ${printableField(item.handle)})`);
+        return;
+      }
       const r = await withClient(globals, (c) =>
         c.call<DispatchReceipt>('terminal.dispatch', {
           handle,

@@ -8,6 +8,7 @@ import type { DispatchReceipt } from '../panes/dispatch.ts';
 import type { LivePane, Verdict } from '../panes/live-pane.ts';
 import type { PaneExit } from '../panes/pane-process.ts';
 import type { PaneView } from '../panes/pane-view.ts';
+import type { PromptQueue } from '../panes/prompt-queue.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { GcReport, Store } from '../store/store.ts';
@@ -75,6 +76,8 @@ export interface Host {
   send(handle: string, text: string): number;
   /** Guarded, verified prompt delivery (see `dispatchPrompt`): resolves only once submitted. */
   dispatchInject(handle: string, prompt: string, opts?: { timeoutMs?: number }): Promise<DispatchReceipt>;
+  /** The per-pane prompt queues (durable; delivered in order, each when the agent is ready). */
+  readonly queue: PromptQueue;
   wait(handle: string, mode: 'tui-idle' | 'exit', timeoutMs?: number): Promise<WaitResult>;
   onVerdict(listener: (change: VerdictChange) => void): () => void;
   /** Ingests one event through the trust boundary (the listener, spool and guests all land here). */

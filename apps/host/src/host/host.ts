@@ -19,6 +19,7 @@ import { createGuestRegistry } from '../guests/guests.ts';
 import { createPaneInjection } from '../panes/injection.ts';
 import type { LivePane } from '../panes/live-pane.ts';
 import { createPaneRegistry } from '../panes/pane-registry.ts';
+import { createPromptQueue, type PromptQueue } from '../panes/prompt-queue.ts';
 import { inThreadScreens } from '../panes/screen.ts';
 import { createScreenPool, defaultScreenWorkers, type ScreenPool } from '../panes/screen-pool.ts';
 import { ensureDataDir } from '../runtime/data-dir.ts';
@@ -193,8 +194,11 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       const cause = stopping ? 'host-restart' : 'exit';
       store.markPaneExited(lp.record.handle, { at: now(), code: exit.code, signal: exit.signal, cause });
       log.info({ handle: lp.record.handle, ...exit }, 'pane exited');
+      queue.paneExited(lp.record.handle);
     },
   });
+  // Why: the registry reports exits to the queue only once both exist (an exit waits for a spawn).
+  const queue: PromptQueue = createPromptQueue({ store, now, log, commandHooks, livePane: panes.find });
   const hookIngest = createHookIngest({
     store,
     guards,
@@ -246,10 +250,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     throw error;
   }
   const injection = createPaneInjection({ livePane: panes.live, now, commandHooks });
+  // Why: after the spool, so a prompt hook a stopped host never saw can prove a delivery it began.
+  queue.recover();
 
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
+    // Why: first, so panes killed below leave their queued prompts queued for the next start.
+    queue.stop();
     guests.disposeAll();
     const live = panes.all();
     for (const pane of live) pane.process.kill('SIGHUP');
@@ -299,6 +307,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     livePane: panes.live,
     send: injection.send,
     dispatchInject: injection.dispatch,
+    queue,
     wait: injection.wait,
     onVerdict(l) {
       verdictListeners.add(l);

@@ -18,6 +18,9 @@ import {
 } from '../constants.ts';
 import { refusal } from '../errors.ts';
 import type { LivePane } from './live-pane.ts';
+import { nextChange } from './pane-change.ts';
+import type { InputLease } from './pane-input.ts';
+import { type PromptProof, promptDigest, promptProof } from './prompt-proof.ts';
 
 /** A stage a dispatch reached, with its time (ms, the host clock). */
 export interface DispatchStage {
@@ -32,19 +35,50 @@ export interface DispatchReceipt {
   readonly stages: readonly DispatchStage[];
   /** What proved the submission: the agent's prompt hook, or its screen. */
   readonly submittedBy: 'hook' | 'screen';
+  /**
+   * With `submittedBy: 'hook'`: `text` — the hook carried this prompt's text; `event` — the agent's
+   * prompt hook carries no text, and the pane's writer lock proves nobody else typed a prompt.
+   */
+  readonly hookProof?: PromptProof;
+  /** SHA-256 (hex) of the prompt as compared with hooks (`normalizePromptText`): which prompt this proves. */
+  readonly promptDigest: string;
   /** Submit keys sent (2 when the first left the draft in the composer). */
   readonly submitKeys: number;
+  /**
+   * Proven after a host restart from the stored prompt hook of a queued prompt whose delivery the
+   * stopped host did not see end; `bytes` and `submitKeys` are then unknown (0).
+   */
+  readonly recovered?: true;
 }
 
-/** Options of {@link dispatchPrompt}. */
-export interface DispatchOptions {
+/** How a delivery behaves; see {@link deliverPrompt}. */
+export interface DeliveryOptions {
   readonly now: () => number;
   readonly commandHooks: Pick<HostCommandHooks, 'beforeSubmitPrompt'>;
-  /** Longest wait for readiness plus submission (ms). */
-  readonly timeoutMs?: number;
+  /**
+   * `refuse` (a direct dispatch): a dialog or menu refuses at once with `agent_prompt_blocked`.
+   * `wait` (the queue): wait, without holding the pane, until a human answered it.
+   */
+  readonly atDialog: 'refuse' | 'wait';
+  /** When readiness and proof are given up (ms, host clock); null: readiness waits for ever (the queue). */
+  readonly deadline: number | null;
+  /** With no `deadline`: how long after the text is written the proof may take (ms). */
+  readonly proofWindowMs: number;
+  /** Aborting it stops a delivery that has not written yet (the result is {@link DeliveryAborted}). */
+  readonly signal?: AbortSignal;
+  /** The queue item delivered (null: a direct dispatch); shown as the pane's input holder. */
+  readonly itemId?: number | null;
+  /** Called with the pane held, right before the first byte is written (the queue records `delivering`). */
+  readonly onWriting?: () => void;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** A delivery stopped by its signal before any byte was written. */
+export class DeliveryAborted extends Error {
+  constructor() {
+    super('the delivery was stopped before anything was written');
+    this.name = 'DeliveryAborted';
+  }
+}
 
 /** The agent in the pane: from its hooks, else the foreground process as recognised. */
 async function paneAgent(pane: LivePane): Promise<{ agent: AgentId | null; realTui: boolean }> {
@@ -53,134 +87,250 @@ async function paneAgent(pane: LivePane): Promise<{ agent: AgentId | null; realT
   return { agent: hooked ?? fg, realTui: fg !== null && (hooked === null || hooked === fg) };
 }
 
+type Readiness =
+  | { kind: 'ready' }
+  | { kind: 'blocked'; code: 'agent_prompt_blocked'; reason: string }
+  | { kind: 'pending' };
+
 /**
- * Waits until the pane may take a prompt: the send guard passes, tui-idle is satisfied and — when a
- * known agent's real TUI is in front — its composer is at the bottom. A dialog or menu refuses at
- * once (`agent_prompt_blocked`, zero bytes); a pane still booting at the deadline refuses with
- * `agent_not_ready`.
+ * One look at the pane: may a prompt go in now? The send guard passes, tui-idle is satisfied and —
+ * when a known agent's real TUI is in front — its composer is at the bottom.
  */
-async function waitReady(pane: LivePane, handle: string, opts: DispatchOptions, deadline: number): Promise<void> {
-  const firstCheckAt = opts.now();
+async function readiness(pane: LivePane, firstCheckAt: number): Promise<Readiness> {
+  const verdict = await pane.status.evaluate();
+  const guard = pane.status.sendGuard(verdict, firstCheckAt);
+  if ('ok' in guard && !guard.ok) return { kind: 'blocked', code: 'agent_prompt_blocked', reason: guard.code };
+  if ('retryAt' in guard) return { kind: 'pending' };
+  const idle = await pane.status.tuiIdle({
+    lastOutputAt: pane.lastOutputAt,
+    acceptedPromptThisGeneration: pane.acceptedPrompt,
+  });
+  if (idle.state === 'blocked') return { kind: 'blocked', code: 'agent_prompt_blocked', reason: idle.blockedReason };
+  if (idle.state !== 'satisfied') return { kind: 'pending' };
+  const { agent, realTui } = await paneAgent(pane);
+  const lines = buildMatchWindow({ screen: pane.screen.renderedRows() }).lines;
+  if (realTui && agent !== null && !composerAtBottom(agent, lines)) return { kind: 'pending' };
+  return { kind: 'ready' };
+}
+
+function notWritable(pane: LivePane, handle: string): Error {
+  return refusal('terminal_guard_not_writable', `pane ${handle} has exited`, { handle, exit: pane.exit });
+}
+
+/**
+ * Waits, without holding the pane, until it may take a prompt and its output paused
+ * (`DISPATCH_QUIET_MS`, at most `DISPATCH_QUIET_MAX_MS` once ready). A dialog refuses (`refuse`) or
+ * is waited out (`wait`); the deadline refuses with `agent_not_ready`.
+ */
+async function waitReady(pane: LivePane, handle: string, opts: DeliveryOptions): Promise<void> {
+  let firstCheckAt = opts.now();
   let readySince: number | null = null;
   for (;;) {
-    if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
-    const verdict = await pane.status.evaluate();
-    const guard = pane.status.sendGuard(verdict, firstCheckAt);
-    if ('ok' in guard && !guard.ok) {
-      throw refusal(guard.code as 'agent_prompt_blocked', `${handle}: ${guard.code}; nothing was written`, { handle });
-    }
-    if (!('retryAt' in guard)) {
-      const idle = await pane.status.tuiIdle({
-        lastOutputAt: pane.lastOutputAt,
-        acceptedPromptThisGeneration: pane.acceptedPrompt,
-      });
-      if (idle.state === 'blocked') {
-        throw refusal('agent_prompt_blocked', `${handle}: ${idle.blockedReason}; nothing was written`, { handle });
+    if (opts.signal?.aborted) throw new DeliveryAborted();
+    if (pane.exit) throw notWritable(pane, handle);
+    // Why: a queued prompt behind a long turn would evaluate the pane at every output burst; a
+    // published `working` verdict is enough to know it is not ready yet.
+    const busy = opts.atDialog === 'wait' && pane.verdict?.status === 'working';
+    const state = busy ? ({ kind: 'pending' } as const) : await readiness(pane, firstCheckAt);
+    if (state.kind === 'blocked') {
+      if (opts.atDialog === 'refuse') {
+        throw refusal(state.code, `${handle}: ${state.reason}; nothing was written`, { handle });
       }
-      const { agent, realTui } = await paneAgent(pane);
-      const lines = buildMatchWindow({ screen: pane.screen.renderedRows() }).lines;
-      const composer = !realTui || agent === null || composerAtBottom(agent, lines);
-      if (idle.state === 'satisfied' && composer) {
-        readySince ??= opts.now();
-        // Why: a TUI still setting up (Gemini CLI right after boot) redraws and can drop part of a
-        // paste; wait for its output to pause, but never longer than DISPATCH_QUIET_MAX_MS.
-        const quiet = opts.now() - pane.lastOutputAt >= DISPATCH_QUIET_MS;
-        if (quiet || opts.now() - readySince >= DISPATCH_QUIET_MAX_MS) return;
-      } else readySince = null;
+      // Why: the queue waits for the human; the no-agent recheck window restarts after the dialog.
+      firstCheckAt = opts.now();
     }
-    if (opts.now() >= deadline) {
+    if (state.kind === 'ready') {
+      readySince ??= opts.now();
+      // Why: a TUI still setting up (Gemini CLI right after boot) redraws and can drop part of a
+      // paste; wait for its output to pause, but never longer than DISPATCH_QUIET_MAX_MS.
+      const quiet = opts.now() - pane.lastOutputAt >= DISPATCH_QUIET_MS;
+      if (quiet || opts.now() - readySince >= DISPATCH_QUIET_MAX_MS) return;
+    } else readySince = null;
+    if (opts.deadline !== null && opts.now() >= opts.deadline) {
       throw refusal('agent_not_ready', `${handle}: the agent was not ready for a prompt in time; nothing was written`, {
         handle,
       });
     }
-    await sleep(DISPATCH_POLL_MS);
+    const wake = opts.deadline === null ? DISPATCH_POLL_MS * 5 : Math.min(DISPATCH_POLL_MS, opts.deadline - opts.now());
+    await nextChange(pane, state.kind === 'ready' ? DISPATCH_POLL_MS : wake, opts.signal);
+  }
+}
+
+/** The pane, held by this delivery, ready at the moment it was taken (loops while another writer got in first). */
+async function holdReadyPane(pane: LivePane, handle: string, opts: DeliveryOptions): Promise<InputLease> {
+  for (;;) {
+    await waitReady(pane, handle, opts);
+    const gaveUp = new AbortController();
+    const timer =
+      opts.deadline === null ? null : setTimeout(() => gaveUp.abort(), Math.max(0, opts.deadline - opts.now()));
+    const onAbort = (): void => gaveUp.abort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    // Why: a pane another writer held may have changed (a prompt went in); then quiet is asked again.
+    const contended = pane.input.holder() !== null;
+    const lease = await pane.input.acquire({ kind: 'dispatch', itemId: opts.itemId ?? null }, gaveUp.signal);
+    if (timer) clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+    if (!lease) {
+      if (opts.signal?.aborted) throw new DeliveryAborted();
+      throw refusal(
+        'agent_not_ready',
+        `${handle}: another prompt held the pane until the deadline; nothing was written`,
+        {
+          handle,
+        },
+      );
+    }
+    // Why: the readiness check that decides the write is made with the pane held, so no other
+    // writer can change the answer between the check and the bytes.
+    try {
+      if (pane.exit) throw notWritable(pane, handle);
+      const state = await readiness(pane, opts.now());
+      if (state.kind === 'ready' && (!contended || opts.now() - pane.lastOutputAt >= DISPATCH_QUIET_MS)) return lease;
+      if (state.kind === 'blocked' && opts.atDialog === 'refuse') {
+        throw refusal(state.code, `${handle}: ${state.reason}; nothing was written`, { handle });
+      }
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
+    lease.release();
   }
 }
 
 /**
- * Delivers `prompt` to the agent in `pane` and proves it arrived: waits for readiness, runs the
- * user's `beforeSubmitPrompt` command hooks, writes the text (a bracketed paste when the agent
- * enabled it), sends the submit key once the draft is on screen and the agent's paste window has
- * passed, then waits for the agent's prompt hook — or its screen leaving the draft while it works.
- * A draft still in the composer gets one more submit key, never the text again. Refusals before
- * the text is written leave zero bytes; a prompt not proven submitted by the deadline refuses with
- * `prompt_not_submitted` naming the last stage reached.
+ * Delivers `prompt` to the agent in `pane` and proves it arrived. Waits for readiness (see
+ * {@link DeliveryOptions.atDialog}), then — holding the pane's one writer, so no other input
+ * interleaves — re-checks, runs the user's `beforeSubmitPrompt` command hooks, writes the text (a
+ * bracketed paste when the agent enabled it), sends the submit key once the draft is on screen and
+ * the agent's paste window has passed, and waits for proof: the agent's prompt hook *carrying this
+ * prompt's text* (or, for an agent whose hook carries none, its prompt hook), else its screen
+ * leaving the draft while it works. A hook carrying another prompt's text proves nothing, and then
+ * the screen does not either. A draft still in the composer gets one more submit key, never the
+ * text again. Refusals before the text is written leave zero bytes; a prompt not proven submitted
+ * by the deadline refuses with `prompt_not_submitted` naming the last stage reached.
  */
-export async function dispatchPrompt(
+export async function deliverPrompt(
   pane: LivePane,
   handle: string,
   prompt: string,
-  opts: DispatchOptions,
+  opts: DeliveryOptions,
 ): Promise<DispatchReceipt> {
   const start = opts.now();
-  const deadline = start + (opts.timeoutMs ?? DISPATCH_DEFAULT_TIMEOUT_MS);
   const stages: DispatchStage[] = [];
-  await waitReady(pane, handle, opts, deadline);
-  const gate = await opts.commandHooks.beforeSubmitPrompt(pane.record, prompt);
-  if (gate.blocked) throw refusal('hook_blocked', gate.message, { handle });
-  // Why: hooks take time; the agent may have raised a prompt meanwhile (verification re-check).
-  const recheck = pane.status.sendGuard(await pane.status.evaluate(), opts.now());
-  if ('ok' in recheck && !recheck.ok) {
-    throw refusal(recheck.code as 'agent_prompt_blocked', `${handle}: ${recheck.code}; nothing was written`);
-  }
-  stages.push({ stage: 'ready', at: opts.now() });
+  const lease = await holdReadyPane(pane, handle, opts);
+  let released = false;
+  const release = (): void => {
+    released = true;
+    lease.release();
+  };
+  try {
+    const gate = await opts.commandHooks.beforeSubmitPrompt(pane.record, prompt);
+    if (gate.blocked) throw refusal('hook_blocked', gate.message, { handle });
+    // Why: hooks take time; the agent may have raised a prompt meanwhile (verification re-check).
+    const recheck = pane.status.sendGuard(await pane.status.evaluate(), opts.now());
+    if ('ok' in recheck && !recheck.ok) {
+      throw refusal(recheck.code as 'agent_prompt_blocked', `${handle}: ${recheck.code}; nothing was written`);
+    }
+    if (pane.exit) throw notWritable(pane, handle);
+    stages.push({ stage: 'ready', at: opts.now() });
 
-  const { agent } = await paneAgent(pane);
-  const strategy = submitStrategy(agent);
-  await pane.screen.settled();
-  const text = composerInput(prompt, strategy, pane.screen.bracketedPaste());
-  const hookBefore = pane.lastPromptHookAt;
-  pane.write(text);
-  let bytes = Buffer.byteLength(text);
-  stages.push({ stage: 'input_written', at: opts.now() });
-
-  const draftShown = async (): Promise<boolean> => {
+    const { agent } = await paneAgent(pane);
+    const strategy = submitStrategy(agent);
     await pane.screen.settled();
-    return draftInComposer(pane.screen.renderedRows(), prompt, agent);
-  };
-  for (const echoBy = opts.now() + SUBMIT_ECHO_WAIT_MS; opts.now() < echoBy && !(await draftShown()); ) {
-    if (pane.exit) break;
-    await sleep(DISPATCH_POLL_MS / 4);
-  }
-  await sleep(strategy.pasteQuietMs);
-  let submitKeys = 0;
-  const submit = (): void => {
-    pane.write(strategy.submitKey);
-    bytes += Buffer.byteLength(strategy.submitKey);
-    submitKeys += 1;
-  };
-  if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
-  submit();
-  pane.acceptedPrompt = true;
-  const submittedAt = opts.now();
+    const text = composerInput(prompt, strategy, pane.screen.bracketedPaste());
+    const hooksBefore = pane.promptHooks.last();
+    opts.onWriting?.();
+    lease.write(text);
+    let bytes = Buffer.byteLength(text);
+    const writtenAt = opts.now();
+    stages.push({ stage: 'input_written', at: writtenAt });
+    const proofBy = opts.deadline ?? writtenAt + opts.proofWindowMs;
 
-  let submittedBy: DispatchReceipt['submittedBy'] | null = null;
-  while (submittedBy === null) {
-    if (pane.lastPromptHookAt !== hookBefore) submittedBy = 'hook';
-    else {
-      const verdict = pane.verdict;
-      const draft = await draftShown();
-      if (!draft && verdict?.status === 'working') submittedBy = 'screen';
-      else if (draft && submitKeys === 1 && opts.now() - submittedAt >= SUBMIT_RETRY_AFTER_MS) submit();
+    const draftShown = async (): Promise<boolean> => {
+      await pane.screen.settled();
+      return draftInComposer(pane.screen.renderedRows(), prompt, agent);
+    };
+    for (const echoBy = opts.now() + SUBMIT_ECHO_WAIT_MS; opts.now() < echoBy && !(await draftShown()); ) {
+      if (pane.exit) break;
+      await sleep(DISPATCH_POLL_MS / 4);
     }
-    if (submittedBy !== null) break;
-    if (pane.exit || opts.now() >= deadline) {
-      const last = stages[stages.length - 1];
-      throw refusal(
-        'prompt_not_submitted',
-        `${handle}: the agent did not take the prompt; last stage ${last?.stage ?? 'none'} at +${(last?.at ?? start) - start} ms`,
-        { handle, stages },
-      );
+    await sleep(strategy.pasteQuietMs);
+    let submitKeys = 0;
+    const submit = (): void => {
+      lease.write(strategy.submitKey);
+      bytes += Buffer.byteLength(strategy.submitKey);
+      submitKeys += 1;
+    };
+    if (pane.exit) throw notWritable(pane, handle);
+    submit();
+    pane.acceptedPrompt = true;
+    const submittedAt = opts.now();
+
+    let proven: { by: 'hook'; proof: PromptProof } | { by: 'screen' } | null = null;
+    let foreign = 0;
+    while (proven === null) {
+      const hooks = promptProof(pane.promptHooks.after(hooksBefore), prompt);
+      foreign = hooks.foreign;
+      if (hooks.proof) proven = { by: 'hook', proof: hooks.proof };
+      else {
+        const draft = await draftShown();
+        // Why: a hook naming another prompt says the agent took *that* one; the screen cannot tell them apart.
+        if (!draft && foreign === 0 && pane.verdict?.status === 'working') proven = { by: 'screen' };
+        else if (draft && submitKeys === 1 && opts.now() - submittedAt >= SUBMIT_RETRY_AFTER_MS) submit();
+      }
+      if (proven !== null) break;
+      if (pane.exit || opts.now() >= proofBy) {
+        const last = stages[stages.length - 1];
+        const why = foreign > 0 ? `; the agent's prompt hook carried another prompt's text (${foreign})` : '';
+        throw refusal(
+          'prompt_not_submitted',
+          `${handle}: the agent did not take the prompt; last stage ${last?.stage ?? 'none'} at +${(last?.at ?? start) - start} ms${why}`,
+          { handle, stages, foreignPromptHooks: foreign },
+        );
+      }
+      await sleep(DISPATCH_POLL_MS / 2);
     }
-    await sleep(DISPATCH_POLL_MS / 2);
+    stages.push({ stage: 'submitted', at: opts.now() });
+    // Why: the receipt is the proof; the pane is free for the next writer from here on.
+    release();
+    for (const until = opts.now() + DISPATCH_WORKING_WAIT_MS; opts.now() < until; await sleep(DISPATCH_POLL_MS / 2)) {
+      if (pane.verdict?.status === 'working') {
+        stages.push({ stage: 'working', at: opts.now() });
+        break;
+      }
+      if (pane.exit) break;
+    }
+    return {
+      bytes,
+      stages,
+      submittedBy: proven.by,
+      ...(proven.by === 'hook' ? { hookProof: proven.proof } : {}),
+      promptDigest: promptDigest(prompt),
+      submitKeys,
+    };
+  } finally {
+    if (!released) lease.release();
   }
-  stages.push({ stage: 'submitted', at: opts.now() });
-  for (const until = opts.now() + DISPATCH_WORKING_WAIT_MS; opts.now() < until; await sleep(DISPATCH_POLL_MS / 2)) {
-    if (pane.verdict?.status === 'working') {
-      stages.push({ stage: 'working', at: opts.now() });
-      break;
-    }
-    if (pane.exit) break;
-  }
-  return { bytes, stages, submittedBy, submitKeys };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/**
+ * A direct dispatch (`orca dispatch --inject`): {@link deliverPrompt} that refuses at a dialog and
+ * gives up readiness and proof together after `timeoutMs` (default `DISPATCH_DEFAULT_TIMEOUT_MS`).
+ */
+export function dispatchPrompt(
+  pane: LivePane,
+  handle: string,
+  prompt: string,
+  opts: { now: () => number; commandHooks: DeliveryOptions['commandHooks']; timeoutMs?: number },
+): Promise<DispatchReceipt> {
+  const timeoutMs = opts.timeoutMs ?? DISPATCH_DEFAULT_TIMEOUT_MS;
+  return deliverPrompt(pane, handle, prompt, {
+    now: opts.now,
+    commandHooks: opts.commandHooks,
+    atDialog: 'refuse',
+    deadline: opts.now() + timeoutMs,
+    proofWindowMs: timeoutMs,
+  });
 }

@@ -4,10 +4,15 @@ import { refusal } from '../errors.ts';
 import type { WaitResult } from '../host/host-types.ts';
 import { type DispatchReceipt, dispatchPrompt } from './dispatch.ts';
 import type { LivePane } from './live-pane.ts';
+import { nextChange } from './pane-change.ts';
+import { checkPrompt } from './prompt-limits.ts';
 
 /** Writing into live panes and waiting on them: raw send, guarded dispatch, tui-idle / exit waits. */
 export interface PaneInjection {
-  /** Raw bytes into the PTY (no guard); returns the UTF-8 byte count. */
+  /**
+   * Raw bytes into the PTY (no guard); returns the UTF-8 byte count. Refused with
+   * `terminal_input_locked` (zero bytes) while a prompt delivery holds the pane.
+   */
   send(handle: string, text: string): number;
   dispatch(handle: string, prompt: string, opts?: { timeoutMs?: number }): Promise<DispatchReceipt>;
   wait(handle: string, mode: 'tui-idle' | 'exit', timeoutMs?: number): Promise<WaitResult>;
@@ -24,19 +29,6 @@ async function waitForExit(pane: LivePane, handle: string, timeoutMs: number): P
   clearTimeout(timer);
   if (!exit) throw refusal('timeout', `${handle} did not exit within ${Math.round(timeoutMs / 1000)} s`);
   return { satisfied: true, exit };
-}
-
-/** Resolves at `wakeAt` or at the pane's next change, whichever comes first. */
-function nextChange(pane: LivePane, delayMs: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(done, Math.max(0, delayMs));
-    const off = pane.onChange(done);
-    function done(): void {
-      clearTimeout(timer);
-      off();
-      resolve();
-    }
-  });
 }
 
 async function waitForTuiIdle(
@@ -70,11 +62,21 @@ export function createPaneInjection(o: {
     send(handle, text) {
       const pane = o.livePane(handle);
       if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`);
-      pane.write(text);
+      if (!pane.input.offer(text)) {
+        const holder = pane.input.holder();
+        throw refusal(
+          'terminal_input_locked',
+          `${handle}: a prompt is being delivered (since +${holder ? o.now() - holder.since : 0} ms); nothing was written, send again after it`,
+          { handle, holder },
+        );
+      }
       return Buffer.byteLength(text);
     },
-    dispatch(handle, prompt, opts = {}) {
-      return dispatchPrompt(o.livePane(handle), handle, prompt, {
+    async dispatch(handle, prompt, opts = {}) {
+      checkPrompt(prompt);
+      const pane = o.livePane(handle);
+      if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`, { handle });
+      return dispatchPrompt(pane, handle, prompt, {
         now: o.now,
         commandHooks: o.commandHooks,
         ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),

@@ -10,8 +10,10 @@ import {
 } from '../constants.ts';
 import type { PaneRecord } from '../store/store.ts';
 import { createForegroundReader } from './foreground-probe.ts';
+import { createPaneInput, type PaneInput } from './pane-input.ts';
 import { type PaneExit, type PaneProcess, spawnPaneProcess } from './pane-process.ts';
 import { createPaneStatus, type PaneStatus } from './pane-status.ts';
+import { createPromptHookLog, type PromptHookLog } from './prompt-hooks.ts';
 import { createPaneScreen, type PaneScreen, type ScreenEngine } from './screen.ts';
 
 /** A verdict as published: `agentWait` kept exactly (absent key = not evaluated). */
@@ -33,10 +35,16 @@ export interface LivePane {
   lastOutputAt: number;
   /** A prompt was injected into the current generation (tui-idle rule). */
   acceptedPrompt: boolean;
-  /** Arrival of the last prompt-submit hook event (UserPromptSubmit class) of this pane, or null. */
-  lastPromptHookAt: number | null;
+  /** The pane's prompt-submit hook events (UserPromptSubmit class) with the prompt each carried. */
+  readonly promptHooks: PromptHookLog;
+  /**
+   * The pane's one writer: every input goes through it (raw input is refused while a prompt
+   * delivery holds the pane). Nothing else calls {@link write}.
+   */
+  readonly input: PaneInput;
   onOutput(listener: (display: string) => void): () => void;
   onChange(listener: () => void): () => void;
+  /** The PTY's input; only {@link input} calls it (tests wrap it to count bytes). */
   write(data: string): void;
   resize(cols: number, rows: number): void;
   /** Resolves with the exit once the process ended. */
@@ -194,7 +202,9 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     verdictAt: null,
     lastOutputAt: opts.now(),
     acceptedPrompt: false,
-    lastPromptHookAt: null,
+    promptHooks: createPromptHookLog(),
+    // Why: read `pane.write` at each call, so a wrapper set on the pane later sees every byte.
+    input: createPaneInput((data) => pane.write(data), opts.now),
     onOutput(listener) {
       outputListeners.add(listener);
       return () => outputListeners.delete(listener);

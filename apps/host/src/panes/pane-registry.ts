@@ -38,6 +38,8 @@ export interface PaneRegistry {
   remove(handle: string): void;
   /** The live pane, or the `terminal_handle_stale` refusal. */
   live(handle: string): LivePane;
+  /** The live pane of this run, or undefined. */
+  find(handle: string): LivePane | undefined;
   byPaneKey(paneKey: string): LivePane | undefined;
   all(): readonly LivePane[];
 }
@@ -59,6 +61,10 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
       throw refusal('terminal_handle_stale', `no live pane ${handle}; run \`orca ls\` to see the panes`, { handle });
     }
     return pane;
+  };
+  const withQueued = (view: PaneView): PaneView => {
+    const queued = o.store.countPendingQueueItems(view.handle);
+    return queued > 0 ? { ...view, queued } : view;
   };
   return {
     create(p) {
@@ -108,15 +114,16 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
     list() {
       return o.store.listPanes().map((record) => {
         const pane = live.get(record.handle);
-        return pane ? livePaneView(pane, false) : (storedView(o.store, record.handle) as PaneView);
+        const view = pane ? livePaneView(pane, false) : (storedView(o.store, record.handle) as PaneView);
+        return withQueued(view);
       });
     },
     show(handle) {
       const pane = live.get(handle);
-      if (pane) return livePaneView(pane, true);
+      if (pane) return withQueued(livePaneView(pane, true));
       const view = storedView(o.store, handle);
       if (!view) throw refusal('terminal_handle_stale', `no pane ${handle}; run \`orca ls\` to see the panes`);
-      return view;
+      return withQueued(view);
     },
     remove(handle) {
       const pane = live.get(handle);
@@ -132,6 +139,7 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
       o.log.info({ handle }, 'pane removed');
     },
     live: requireLive,
+    find: (handle) => live.get(handle),
     byPaneKey: (paneKey) => byKey.get(paneKey),
     all: () => [...live.values()],
   };

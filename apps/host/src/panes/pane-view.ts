@@ -18,6 +18,8 @@ export interface PaneView {
   /** When the current verdict was published (ms since the epoch); absent before the first. */
   changedAt?: number;
   exited?: { code: number | null; signal: number | null; cause: string };
+  /** Prompts queued for it and not delivered yet (absent: none). */
+  queued?: number;
   tail?: string;
 }
 

@@ -7,6 +7,7 @@ import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
 import { z } from 'zod';
 import { APP_VERSION } from '../constants.ts';
 import type { Host } from '../host/host-types.ts';
+import { queueMethods } from './queue-methods.ts';
 
 /** Capabilities this host reports in `status.get` (`area.feature.vN`). */
 export const HOST_CAPABILITIES = [
@@ -21,6 +22,8 @@ export const HOST_CAPABILITIES = [
   'status.watch.v1',
   'guest.manage.v1',
   'store.gc.v1',
+  'prompt.queue.v1',
+  'terminal.input-lock.v1',
 ] as const;
 
 /** The `status.get` result of this host. */
@@ -78,7 +81,8 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
     }),
     defineMethod({
       name: 'terminal.dispatch',
-      params: z.object({ handle, inject: z.string().min(1), timeoutMs: z.number().int().positive().optional() }),
+      // Why: an empty or oversized prompt gets its own refusal code (prompt_empty, prompt_too_large), not a schema error.
+      params: z.object({ handle, inject: z.string(), timeoutMs: z.number().int().positive().optional() }),
       handler: (p) =>
         host.dispatchInject(p.handle, p.inject, p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
     }),
@@ -92,6 +96,7 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
       streaming: true,
       handler: (p) => host.wait(p.handle, p.for, p.timeoutMs),
     }),
+    ...queueMethods(host),
     defineMethod({
       name: 'guest.add',
       params: z.object({

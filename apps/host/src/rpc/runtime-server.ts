@@ -38,10 +38,10 @@ export function paneTerminalBackend(host: Host, grants: { clipboard?: boolean } 
         get rows() {
           return pane.screen.rows;
         },
+        // Why: a keyboard never interleaves with a prompt being delivered: refused (WriteUnavailable) while it holds the pane.
         write(data) {
           if (pane.exit) return false;
-          pane.write(data);
-          return true;
+          return pane.input.offer(data);
         },
         // Why: with desktopViewportClaims only a claim reaches here (plain Resize only registers
         // geometry); the size before this port's first claim comes back when its stream ends.

@@ -86,4 +86,26 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE guests ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    version: 5,
+    name: 'prompt queue',
+    sql: `
+      CREATE TABLE prompt_queue (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        handle TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        prompt TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'delivering', 'submitted', 'failed', 'cancelled', 'expired')),
+        source TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        expires_at INTEGER,
+        delivering_at INTEGER,
+        receipt TEXT,
+        error_code TEXT,
+        error_message TEXT
+      );
+      CREATE INDEX prompt_queue_pane ON prompt_queue (handle, state, position);
+    `,
+  },
 ];

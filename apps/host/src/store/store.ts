@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { STORE_WAL_SIZE_LIMIT_BYTES } from '../constants.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
+import { type QueueStore, queueStore } from './queue-store.ts';
 import {
   type GuestRecord,
   type HookRowRecord,
@@ -18,6 +19,7 @@ import { compactStore, type GcReport, hookRowRetention } from './retention.ts';
 import { storeError, storeFileBytes, tightenStoreFiles, withStoreErrors } from './store-files.ts';
 import { createWriteBatch } from './write-batch.ts';
 
+export type { QueueItemRecord, QueueItemUpdate, QueueState } from './queue-store.ts';
 export type {
   GuestOptionsRecord,
   GuestRecord,
@@ -33,7 +35,7 @@ export type { GcReport } from './retention.ts';
  * Hook rows and verdicts are written behind: queued and committed together once per event-loop
  * turn ({@link Store.committed}); every other call commits them first, so reads see every write.
  */
-export interface Store {
+export interface Store extends QueueStore {
   readonly path: string;
   schemaVersion(): number;
   insertPane(pane: Omit<PaneRecord, 'exitedAt' | 'exitCode' | 'exitSignal' | 'exitCause' | 'title'>): void;
@@ -63,7 +65,7 @@ export interface Store {
   verdicts(handle: string): VerdictRecord[];
   upsertGuest(guest: GuestRecord): void;
   deleteGuest(kind: string, name: string): boolean;
-  /** Forgets a pane: its record, verdicts, hook rows and command-hook runs (one transaction). */
+  /** Forgets a pane: its record, verdicts, hook rows, command-hook runs and queued prompts (one transaction). */
   deletePane(handle: string): boolean;
   listGuests(): GuestRecord[];
   insertCommandHookRun(run: { handle: string | null; event: string; at: number; record: unknown }): void;
@@ -154,6 +156,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     ),
     deletePaneVerdicts: db.prepare('DELETE FROM verdicts WHERE handle = ?'),
     deletePaneRuns: db.prepare('DELETE FROM command_hook_runs WHERE handle = ?'),
+    deletePaneQueue: db.prepare('DELETE FROM prompt_queue WHERE handle = ?'),
     deletePane: db.prepare('DELETE FROM panes WHERE handle = ?'),
     listGuests: db.prepare('SELECT * FROM guests ORDER BY kind, name'),
     insertRun: db.prepare('INSERT INTO command_hook_runs (handle, event, at, record) VALUES (?, ?, ?, ?)'),
@@ -172,6 +175,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     batch.add(write);
   };
   const methods: Store = {
+    ...queueStore(db),
     path,
     schemaVersion: () => db.pragma('user_version', { simple: true }) as number,
     insertPane(p) {
@@ -251,6 +255,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
         stmt.deletePaneHooks.run(handle);
         stmt.deletePaneVerdicts.run(handle);
         stmt.deletePaneRuns.run(handle);
+        stmt.deletePaneQueue.run(handle);
         return stmt.deletePane.run(handle).changes > 0;
       })(),
     listGuests: () =>

@@ -1,3 +1,4 @@
+export { normalizePromptText, PROMPT_TEXT_FIELDS, samePrompt, submittedPromptOf } from './prompt-text.ts';
 export {
   composerInput,
   DEFAULT_SUBMIT_STRATEGY,

@@ -1,0 +1,260 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { until } from '@orca/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installHooks } from '../src/agent-hooks/install-hooks.ts';
+import { PROMPT_MAX_BYTES, QUEUE_MAX_PENDING_PER_PANE } from '../src/constants.ts';
+import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
+import { createHost, type Host } from '../src/host/host.ts';
+import type { QueueItemView } from '../src/panes/prompt-queue.ts';
+import { silentLogger } from '../src/runtime/logger.ts';
+
+const hosts: Host[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.stop().catch(() => undefined);
+});
+
+async function startHost(dataDir: string): Promise<Host> {
+  const host = await createHost({ dataDir, logger: silentLogger(), home: mkdtempSync(join(tmpdir(), 'orca-qhome-')) });
+  hosts.push(host);
+  return host;
+}
+
+/** The demo agent (Claude's hook dialect, real generated hook scripts through real curl) in a pane. */
+interface DemoPane {
+  readonly handle: string;
+  /** The user turns the agent took, each the prompt as submitted (what a model server would see). */
+  turns(): string[];
+  /** Every byte the agent read from its terminal. */
+  echo(): string;
+}
+
+async function demoPane(host: Host, root: string, env: { tool?: string; replyMs?: number } = {}): Promise<DemoPane> {
+  const home = join(root, 'home');
+  mkdirSync(home, { recursive: true });
+  const reports = await installHooks({ home, agents: ['claude'], agentVersions: { claude: '2.1.80' } });
+  expect(reports.find((r) => r.error)).toBeUndefined();
+  const promptLog = join(root, 'turns.jsonl');
+  const echoLog = join(root, 'echo.log');
+  writeFileSync(promptLog, '');
+  writeFileSync(echoLog, '');
+  const view = host.createPane({
+    argv: [process.execPath, demoAgentPath()],
+    cwd: home,
+    env: {
+      HOME: home,
+      ORCA_DEMO_PROMPT_LOG: promptLog,
+      ORCA_DEMO_ECHO_LOG: echoLog,
+      ORCA_DEMO_TOOL: env.tool ?? 'never',
+      ORCA_DEMO_REPLY_MS: String(env.replyMs ?? 300),
+    },
+  });
+  await until('the demo agent idle at its prompt', () => {
+    const v = host.showPane(view.handle);
+    return v.isRunningAgent && v.status === 'idle';
+  });
+  return {
+    handle: view.handle,
+    turns: () =>
+      readFileSync(promptLog, 'utf8')
+        .split('\n')
+        .filter((l) => l.length > 0)
+        .map((l) => (JSON.parse(l) as { prompt: string }).prompt),
+    echo: () => readFileSync(echoLog, 'utf8'),
+  };
+}
+
+const finalStates = new Set(['submitted', 'failed', 'cancelled', 'expired']);
+
+describe('one writer per pane', () => {
+  it('two dispatches at the same moment to one idle agent are two turns, each receipt proven by its own prompt hook', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-q-two-'));
+    const host = await startHost(join(root, 'data'));
+    const agent = await demoPane(host, root);
+    const [a, b] = await Promise.all([
+      host.dispatchInject(agent.handle, 'first prompt from script A', { timeoutMs: 30_000 }),
+      host.dispatchInject(agent.handle, 'second prompt from person B', { timeoutMs: 30_000 }),
+    ]);
+    await until('both turns', () => agent.turns().length === 2);
+    expect(agent.turns().sort()).toEqual(['first prompt from script A', 'second prompt from person B']);
+    expect(a).toMatchObject({ submittedBy: 'hook', hookProof: 'text' });
+    expect(b).toMatchObject({ submittedBy: 'hook', hookProof: 'text' });
+    expect(a.promptDigest).not.toBe(b.promptDigest);
+    // The second went in only after the first turn ended: its text was written after the first was proven.
+    const [early, late] = [a, b].sort((x, y) => (x.stages[1]?.at ?? 0) - (y.stages[1]?.at ?? 0));
+    const earlySubmitted = early?.stages.find((s) => s.stage === 'submitted')?.at ?? 0;
+    expect(late?.stages.find((s) => s.stage === 'input_written')?.at).toBeGreaterThan(earlySubmitted);
+  }, 60_000);
+
+  it('raw input while a delivery holds the pane is refused with terminal_input_locked and writes nothing', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-q-lock-'));
+    const host = await startHost(join(root, 'data'));
+    const agent = await demoPane(host, root);
+    // A user's beforeSubmitPrompt hook that takes a second: the delivery holds the pane meanwhile.
+    mkdirSync(join(root, 'home', '.claude'), { recursive: true });
+    const settings = join(root, 'home', '.claude', 'settings.json');
+    const installed = JSON.parse(readFileSync(settings, 'utf8')) as { hooks: Record<string, unknown[]> };
+    installed.hooks.UserPromptSubmit = [
+      ...(installed.hooks.UserPromptSubmit ?? []),
+      { hooks: [{ type: 'command', command: 'sleep 1' }] },
+    ];
+    writeFileSync(settings, JSON.stringify(installed));
+    const delivery = host.dispatchInject(agent.handle, 'held prompt');
+    await until('the delivery to hold the pane', () => host.livePane(agent.handle).input.holder() !== null);
+    const echoBefore = agent.echo();
+    expect(() => host.send(agent.handle, 'x')).toThrow(expect.objectContaining({ code: 'terminal_input_locked' }));
+    expect(agent.echo()).toBe(echoBefore);
+    await expect(delivery).resolves.toMatchObject({ hookProof: 'text' });
+    expect(host.livePane(agent.handle).input.holder()).toBeNull();
+    expect(host.send(agent.handle, 'x')).toBe(1);
+  }, 60_000);
+});
+
+describe('receipts proven per prompt', () => {
+  it('a prompt hook carrying another prompt’s text is not counted as submitted (nor is the screen then)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-q-foreign-'));
+    const host = await startHost(join(root, 'data'));
+    // An agent that, on Enter, reports a *different* prompt in its UserPromptSubmit hook and works.
+    const post = (event: string, extra: string) =>
+      `printf '%s' '{"hook_event_name":"${event}"${extra}}' | curl -sS -f -X POST "http://127.0.0.1:$ORCA_AGENT_HOOK_PORT/hook/claude" -H "X-Orca-Agent-Hook-Token: $ORCA_AGENT_HOOK_TOKEN" --data-urlencode "paneKey=$ORCA_PANE_KEY" --data-urlencode "tabId=$ORCA_TAB_ID" --data-urlencode 'payload@-'`;
+    const agent = `process.stdout.write('› '); process.stdin.setRawMode(true); process.stdin.on('data', (d) => { if (String(d).includes('\\r')) { process.stdout.write('\\x1b[2J\\x1b[H• Working\\r\\n'); require('child_process').execSync(process.env.PROMPT_HOOK); } }); setTimeout(() => {}, 60000)`;
+    const pane = host.createPane({
+      argv: ['/bin/sh', '-c', `${post('Stop', '')}; exec node -e "$AGENT"`],
+      cwd: root,
+      env: { AGENT: agent, PROMPT_HOOK: post('UserPromptSubmit', ',"prompt":"somebody elses prompt"') },
+    });
+    await until('idle', () => host.showPane(pane.handle).status === 'idle');
+    await expect(host.dispatchInject(pane.handle, 'my own prompt', { timeoutMs: 6_000 })).rejects.toMatchObject({
+      code: 'prompt_not_submitted',
+      message: expect.stringMatching(/another prompt's text/),
+    });
+    expect(host.showPane(pane.handle).status).toBe('working');
+  }, 60_000);
+});
+
+describe('prompt queue', () => {
+  it('five prompts queued while the agent works are delivered one per turn, in order, each with its receipt', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-q-five-'));
+    const host = await startHost(join(root, 'data'));
+    const agent = await demoPane(host, root, { replyMs: 1_500 });
+    await host.dispatchInject(agent.handle, 'the long first task');
+    const ids = [1, 2, 3, 4, 5].map((n) => host.queue.add(agent.handle, `queued task number ${n}`).id);
+    expect(host.queue.list(agent.handle).map((i) => [i.state, i.position])).toEqual([
+      ['queued', 1],
+      ['queued', 2],
+      ['queued', 3],
+      ['queued', 4],
+      ['queued', 5],
+    ]);
+    expect(host.showPane(agent.handle).queued).toBe(5);
+    const done = await Promise.all(ids.map((id) => host.queue.wait(id, 60_000)));
+    expect(done.map((i) => i.state)).toEqual(['submitted', 'submitted', 'submitted', 'submitted', 'submitted']);
+    for (const item of done) expect(item.receipt).toMatchObject({ submittedBy: 'hook', hookProof: 'text' });
+    expect(agent.turns()).toEqual([
+      'the long first task',
+      'queued task number 1',
+      'queued task number 2',
+      'queued task number 3',
+      'queued task number 4',
+      'queued task number 5',
+    ]);
+    // Delivered one after another: each was written after the previous one was submitted.
+    const written = done.map((i) => i.deliveringAt ?? 0);
+    expect([...written].sort((x, y) => x - y)).toEqual(written);
+    expect(host.showPane(agent.handle).queued).toBeUndefined();
+  }, 120_000);
+
+  it('a prompt queued while a permission menu is up types nothing into it and is delivered after the answer', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-q-menu-'));
+    const host = await startHost(join(root, 'data'));
+    const agent = await demoPane(host, root, { tool: 'keyword:tests' });
+    await host.dispatchInject(agent.handle, 'run the tests');
+    await until('the permission menu', () => host.showPane(agent.handle).status === 'permission');
+    const echoAtMenu = agent.echo();
+    const item = host.queue.add(agent.handle, 'then summarise the results');
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(host.queue.get(item.id).state).toBe('queued');
+    expect(agent.echo()).toBe(echoAtMenu);
+    expect(host.send(agent.handle, 'y')).toBe(1);
+    const done = await host.queue.wait(item.id, 30_000);
+    expect(done).toMatchObject({ state: 'submitted', receipt: { hookProof: 'text' } });
+    expect(agent.turns()).toEqual(['run the tests', 'then summarise the results']);
+    // Between the menu and the queued prompt the agent read only the human's answer.
+    expect(agent.echo().slice(echoAtMenu.length).startsWith('y\x1b[200~then summarise the results')).toBe(true);
+  }, 90_000);
+
+  it('remove, reorder and expiry change what is delivered; a final item cannot be removed', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-q-edit-'));
+    const host = await startHost(join(root, 'data'));
+    const agent = await demoPane(host, root, { replyMs: 2_000 });
+    await host.dispatchInject(agent.handle, 'busy now');
+    const a = host.queue.add(agent.handle, 'prompt a');
+    const b = host.queue.add(agent.handle, 'prompt b');
+    const c = host.queue.add(agent.handle, 'prompt c');
+    const d = host.queue.add(agent.handle, 'prompt d', { expiresInMs: 200 });
+    expect(host.queue.remove(b.id)).toMatchObject({ state: 'cancelled' });
+    expect(host.queue.move(c.id, 1).map((i) => i.id)).toEqual([c.id, a.id, d.id]);
+    const last = await host.queue.wait(a.id, 60_000);
+    expect(last.state).toBe('submitted');
+    expect(host.queue.get(d.id)).toMatchObject({ state: 'expired', error: { code: 'timeout' } });
+    expect(agent.turns()).toEqual(['busy now', 'prompt c', 'prompt a']);
+    expect(() => host.queue.remove(a.id)).toThrow(expect.objectContaining({ code: 'queue_item_not_queued' }));
+    expect(() => host.queue.remove(9_999)).toThrow(expect.objectContaining({ code: 'queue_item_unknown' }));
+  }, 90_000);
+
+  it('a bad item gets a clear refusal: empty, too large, unknown pane, exited pane, queue full', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-q-bad-'));
+    const host = await startHost(join(root, 'data'));
+    // A pane with no agent: its queue never delivers, so it fills.
+    const shell = host.createPane({ argv: ['/bin/sh', '-c', 'sleep 60'], cwd: root });
+    expect(() => host.queue.add(shell.handle, ' \n\t')).toThrow(expect.objectContaining({ code: 'prompt_empty' }));
+    expect(() => host.queue.add(shell.handle, 'x'.repeat(PROMPT_MAX_BYTES + 1))).toThrow(
+      expect.objectContaining({ code: 'prompt_too_large', message: expect.stringContaining(String(PROMPT_MAX_BYTES)) }),
+    );
+    expect(() => host.queue.add('pane-nope', 'hi')).toThrow(expect.objectContaining({ code: 'terminal_handle_stale' }));
+    for (let i = 0; i < QUEUE_MAX_PENDING_PER_PANE; i++) host.queue.add(shell.handle, `prompt ${i}`);
+    expect(() => host.queue.add(shell.handle, 'one too many')).toThrow(
+      expect.objectContaining({
+        code: 'queue_full',
+        message: expect.stringContaining(String(QUEUE_MAX_PENDING_PER_PANE)),
+      }),
+    );
+    host.livePane(shell.handle).process.kill('SIGKILL');
+    await until('the pane to exit', () => host.showPane(shell.handle).exited !== undefined);
+    expect(() => host.queue.add(shell.handle, 'hi')).toThrow(
+      expect.objectContaining({ code: 'terminal_guard_not_writable' }),
+    );
+    const items = host.queue.list(shell.handle);
+    expect(items).toHaveLength(QUEUE_MAX_PENDING_PER_PANE);
+    expect(new Set(items.map((i) => `${i.state} ${i.error?.code}`))).toEqual(
+      new Set(['failed terminal_guard_not_writable']),
+    );
+    await expect(host.dispatchInject(shell.handle, '')).rejects.toMatchObject({ code: 'prompt_empty' });
+  }, 60_000);
+
+  it('a host restart with two prompts queued: each ends failed with a code, none is delivered', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-q-restart-'));
+    const dataDir = join(root, 'data');
+    const host = await startHost(dataDir);
+    const agent = await demoPane(host, root, { replyMs: 30_000 });
+    await host.dispatchInject(agent.handle, 'a long task');
+    const first = host.queue.add(agent.handle, 'after the long task 1');
+    const second = host.queue.add(agent.handle, 'after the long task 2');
+    await host.stop();
+    hosts.splice(hosts.indexOf(host), 1);
+    const again = await startHost(dataDir);
+    for (const id of [first.id, second.id]) {
+      const item: QueueItemView = await again.queue.wait(id, 5_000);
+      expect(item).toMatchObject({
+        state: 'failed',
+        error: {
+          code: 'terminal_guard_not_writable',
+          message: expect.stringMatching(/did not survive the host restart/),
+        },
+      });
+    }
+    expect(agent.turns()).toEqual(['a long task']);
+    expect(finalStates.has(again.queue.get(first.id).state)).toBe(true);
+  }, 90_000);
+});
