@@ -47,6 +47,8 @@ async function dispatchAndCheck(run: LabRun, prompt: string, size: Row['size'], 
   const start = Date.now();
   const receipt = await run.host.dispatchInject(run.handle, prompt, { timeoutMs: 60_000 });
   expect(receipt.stages.map((s) => s.stage)).toEqual(expect.arrayContaining(['ready', 'input_written', 'submitted']));
+  // Proven by the prompt hook carrying this prompt's own text (5 KB pastes included).
+  expect(receipt).toMatchObject({ submittedBy: 'hook', hookProof: 'text' });
   await run.server.waitFor(
     (r) => r.role === 'main' && (r.userTurns.at(-1) ?? '').includes(prompt.slice(0, 40)),
     30_000,

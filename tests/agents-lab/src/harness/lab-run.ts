@@ -28,7 +28,10 @@ export interface LabRunOptions {
 
 /** One real agent CLI in a pane of a real in-process host, against its model stand-in. */
 export interface LabRun {
+  /** The host now (a new one after {@link restartHost}). */
   readonly host: Host;
+  /** The host's data directory. */
+  readonly dataDir: string;
   readonly handle: string;
   readonly server: ModelServer;
   readonly ctx: SeedContext;
@@ -53,6 +56,11 @@ export interface LabRun {
   titles(): readonly { text: string; at: number }[];
   /** Hook events with their arrival times. */
   hookTimeline(): { event: string; at: number }[];
+  /**
+   * Stops the host (its panes end with it, as a host restart does today) and starts a new one on
+   * the same data directory; the old pane's handle stays in the store.
+   */
+  restartHost(): Promise<Host>;
   stop(): Promise<void>;
 }
 
@@ -93,7 +101,7 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
     SHELL: '/bin/sh',
     TMPDIR: os.tmpdir(),
   };
-  const host = await createHost({ dataDir, baseEnv, home });
+  let host = await createHost({ dataDir, baseEnv, home });
   let installReports: AgentInstallReport[] = [];
   try {
     if (opts.installHooks !== false) {
@@ -127,7 +135,10 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
   const titles: { text: string; at: number }[] = [];
   live.screen.onTitle((t) => titles.push({ text: t.text, at: t.at }));
   const run: LabRun = {
-    host,
+    get host() {
+      return host;
+    },
+    dataDir,
     handle: pane.handle,
     server,
     ctx,
@@ -163,6 +174,11 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
     titles: () => titles,
     hookTimeline: () =>
       host.store.hookRows(pane.paneKey).map((r) => ({ event: r.hookEventName ?? '?', at: r.receivedAt })),
+    async restartHost() {
+      await host.stop();
+      host = await createHost({ dataDir, baseEnv, home });
+      return host;
+    },
     async stop() {
       if (!live.exit) live.process.kill('SIGKILL');
       await host.stop();
