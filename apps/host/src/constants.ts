@@ -134,6 +134,12 @@ export const DISPATCH_QUIET_MS = 500;
 export const DISPATCH_QUIET_MAX_MS = 3_000;
 /** After the submit key, how long a draft may stay in the composer before one more submit key (ms). */
 export const SUBMIT_RETRY_AFTER_MS = 1_500;
+/**
+ * When the screen shows the prompt taken and the agent has a prompt hook, how long `dispatch`
+ * still waits for that hook (the stronger, per-prompt proof) before the screen proves it (ms).
+ * Real Codex 0.171.0 shows its first turn working up to ~1.5 s before its UserPromptSubmit hook arrives.
+ */
+export const SCREEN_PROOF_HOOK_GRACE_MS = 3_000;
 /** After the submission, how long `dispatch` waits to report the `working` stage (ms); not required. */
 export const DISPATCH_WORKING_WAIT_MS = 3_000;
 

@@ -79,7 +79,10 @@ describe.each(['claude', 'claude-2.1.197', 'codex', 'gemini'])('prompts never co
           replies({
             [busy]: [{ kind: 'slow-text', text: storyText(12), seconds: 6 }],
             [menu]: [
-              { kind: 'tool', call: { tool: 'shell', command: 'touch queue-probe.txt', description: 'Create the probe file' } },
+              {
+                kind: 'tool',
+                call: { tool: 'shell', command: 'touch queue-probe.txt', description: 'Create the probe file' },
+              },
               { kind: 'text', text: 'The probe ran.' },
             ],
             [restartBusy]: [{ kind: 'slow-text', text: storyText(40), seconds: 60 }],

@@ -4,6 +4,7 @@ import {
   composerAtBottom,
   composerInput,
   draftInComposer,
+  PROMPT_SUBMIT_EVENTS,
   submitStrategy,
 } from '@orca/agent-status';
 import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
@@ -13,6 +14,7 @@ import {
   DISPATCH_QUIET_MAX_MS,
   DISPATCH_QUIET_MS,
   DISPATCH_WORKING_WAIT_MS,
+  SCREEN_PROOF_HOOK_GRACE_MS,
   SUBMIT_ECHO_WAIT_MS,
   SUBMIT_RETRY_AFTER_MS,
 } from '../constants.ts';
@@ -268,6 +270,9 @@ export async function deliverPrompt(
 
     let proven: { by: 'hook'; proof: PromptProof } | { by: 'screen' } | null = null;
     let foreign = 0;
+    // Why: an agent with a prompt hook usually shows its turn first; its hook is the better proof.
+    const hookExpected = agent !== null && Object.hasOwn(PROMPT_SUBMIT_EVENTS, agent);
+    let screenSaysTakenAt: number | null = null;
     while (proven === null) {
       const hooks = promptProof(pane.promptHooks.after(hooksBefore), prompt);
       foreign = hooks.foreign;
@@ -275,8 +280,12 @@ export async function deliverPrompt(
       else {
         const draft = await draftShown();
         // Why: a hook naming another prompt says the agent took *that* one; the screen cannot tell them apart.
-        if (!draft && foreign === 0 && pane.verdict?.status === 'working') proven = { by: 'screen' };
-        else if (draft && submitKeys === 1 && opts.now() - submittedAt >= SUBMIT_RETRY_AFTER_MS) submit();
+        if (!draft && foreign === 0 && pane.verdict?.status === 'working') {
+          screenSaysTakenAt ??= opts.now();
+          if (!hookExpected || opts.now() - screenSaysTakenAt >= SCREEN_PROOF_HOOK_GRACE_MS || pane.exit) {
+            proven = { by: 'screen' };
+          }
+        } else if (draft && submitKeys === 1 && opts.now() - submittedAt >= SUBMIT_RETRY_AFTER_MS) submit();
       }
       if (proven !== null) break;
       if (pane.exit || opts.now() >= proofBy) {

@@ -52,6 +52,13 @@ describe('samePrompt', () => {
     expect(samePrompt('caf\u00e9', 'cafe\u0301')).toBe(true);
   });
 
+  it('a long paste Claude Code 2.1.332 wrapped in <pasted_content> is the prompt typed (real payload shape)', () => {
+    const typed = 'LONG: please read this brief. Point 0 asks for check 0 in file f0.ts.';
+    const reported = `\n\n<pasted_content id="07fb">\n${typed}\n</pasted_content id="07fb">\n`;
+    expect(samePrompt(typed, reported)).toBe(true);
+    expect(samePrompt('another brief', reported)).toBe(false);
+  });
+
   it('a hook holding another prompt, or two prompts merged, is not this prompt', () => {
     expect(samePrompt('fix the tests', 'fix the docs')).toBe(false);
     expect(samePrompt('fix the tests', 'fix the tests fix the docs')).toBe(false);

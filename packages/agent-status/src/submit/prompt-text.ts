@@ -30,18 +30,30 @@ export function submittedPromptOf(
 // Why: ESC sequences (a paste's own markers among them) and other controls are keys, not prompt text.
 const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+/**
+ * The wrapper Claude Code 2.1.332 puts around a long pasted text in its UserPromptSubmit `prompt`
+ * (`\n\n<pasted_content id="07fb">\n…\n</pasted_content id="07fb">\n`, seen in the agents lab;
+ * 2.1.197 sends the text bare). The text inside is what was typed.
+ */
+const PASTE_WRAPPER = /<\/?pasted_content\b[^>]{0,64}>/g;
 
 /**
  * A prompt's text as compared between what was typed and what the agent's hook reports: Unicode
- * NFC, escape sequences and control characters removed, every run of whitespace (newlines, CR,
- * tabs) one space, trimmed. TUIs turn pasted CR into LF, trim, or expand tabs; none of that makes
- * it another prompt.
+ * NFC, escape sequences, control characters and paste wrappers (Claude Code's `<pasted_content>`)
+ * removed, every run of whitespace (newlines, CR, tabs) one space, trimmed. TUIs turn pasted CR
+ * into LF, trim, expand tabs or wrap a paste; none of that makes it another prompt.
  *
  * @example
  * normalizePromptText('  fix\r\n\tthe tests ') // 'fix the tests'
  */
 export function normalizePromptText(text: string): string {
-  return text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '').replace(/\s+/gu, ' ').trim().normalize('NFC');
+  return text
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(CONTROL, '')
+    .replace(PASTE_WRAPPER, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .normalize('NFC');
 }
 
 /**

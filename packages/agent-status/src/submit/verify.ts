@@ -32,7 +32,8 @@ export const PROMPT_SUBMIT_EVENTS: Readonly<Partial<Record<AgentId, readonly str
  * isPromptSubmitEvent('gemini', 'BeforeAgent'); // true
  */
 export function isPromptSubmitEvent(source: string, event: string | undefined): boolean {
-  if (event === undefined) return false;
+  // Why: `source` comes from outside; `valueOf` or `constructor` must not reach Object.prototype.
+  if (event === undefined || !Object.hasOwn(PROMPT_SUBMIT_EVENTS, source)) return false;
   const events = PROMPT_SUBMIT_EVENTS[source as AgentId];
   return events?.some((e) => e.toLowerCase() === event.toLowerCase()) ?? false;
 }
