@@ -119,6 +119,8 @@ export const PANE_STATUS_ROWS_KEPT = 64;
 
 /** The byte that detaches `orca attach` (Ctrl-]). */
 export const ATTACH_DETACH_BYTE = 0x1d;
+/** `orca attach` says at most this often that the host refused keys during a prompt delivery (ms). */
+export const ATTACH_REFUSED_NOTICE_MS = 2_000;
 /** After a pane's process exits, how long its attached streams wait for trailing output before they end (ms). */
 export const PANE_EXIT_DRAIN_MS = 100;
 

@@ -33,6 +33,7 @@ let browser: Browser;
 let pane: PaneView;
 let echoLog: string;
 let foreign: Server;
+let home: string;
 
 /**
  * `until` with room for a loaded 2-core machine: Chromium also backs off between failed WebSocket
@@ -42,21 +43,25 @@ function waitFor<T>(what: string, probe: UntilProbe<T>): Promise<T> {
   return until(what, probe, { timeoutMs: 60_000 });
 }
 
-/** The status word the board shows for `handle` ('' while the row is missing). */
+/**
+ * The status word the board shows for `handle` ('' while the row is missing). Why: read from the
+ * DOM in one evaluation; a locator with a 1 ms timeout failed at random under load and left the
+ * waits spinning for a minute.
+ */
 async function boardStatus(page: Page, handle: string): Promise<string> {
-  return (
-    (await page
-      .locator(`tr[data-handle="${handle}"]`)
-      .getAttribute('data-status', { timeout: 1 })
-      .catch(() => '')) ?? ''
-  );
+  return page
+    .evaluate(
+      (h) => document.querySelector(`tr[data-handle="${CSS.escape(h)}"]`)?.getAttribute('data-status') ?? '',
+      handle,
+    )
+    .catch(() => '');
 }
 
 describe.skipIf(!hasChromium)('the browser client in real Chromium against a real host (orca start --web)', () => {
   beforeAll(async () => {
     const root = mkdtempSync(join(tmpdir(), 'orca-web-e2e-'));
     const dataDir = join(root, 'data');
-    const home = join(root, 'home');
+    home = join(root, 'home');
     echoLog = join(root, 'agent-input.log');
     writeFileSync(echoLog, '');
     await installHooks({ home, agents: ['claude'], agentVersions: { claude: '2.1.80' } });
@@ -168,7 +173,7 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     // not one byte reaches the PTY.
     const before = readFileSync(echoLog, 'utf8');
     await page.locator('.prompt-box input').fill('also update the docs');
-    await page.locator('.prompt-box button').click();
+    await page.locator('.prompt-box button[type=submit]').click();
     const result = page.locator('.dispatch-result');
     await waitFor('the refusal shows', async () => (await result.getAttribute('data-outcome')) === 'refused');
     expect(await result.getAttribute('data-code')).toBe('agent_prompt_blocked');
@@ -247,7 +252,7 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     await page.locator('.pane-terminal').tap();
     await page.keyboard.type('zzz');
     await page.locator('.prompt-box input').fill('phone prompt');
-    await page.locator('.prompt-box button').tap();
+    await page.locator('.prompt-box button[type=submit]').tap();
     const result = page.locator('.dispatch-result');
     await waitFor('the dispatch went through', async () => (await result.getAttribute('data-outcome')) === 'sent');
     // Only the dispatched prompt reached the PTY; the keys typed on the terminal before it did not.
@@ -255,6 +260,92 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     expect(written).toContain('phone prompt');
     expect(written).not.toContain('z');
     await page.screenshot({ path: join(shots, 'phone-pane.png'), fullPage: true });
+    await context.close();
+  }, 180_000);
+
+  it('the pane view queues prompts behind a permission menu, removes and reorders them, shows each receipt; the board counts them', async () => {
+    const turns = join(home, 'queue-turns.jsonl');
+    writeFileSync(turns, '');
+    const agent = await client.call<PaneView>('terminal.create', {
+      argv: [process.execPath, demoAgentPath()],
+      cwd: home,
+      name: 'queue-agent',
+      env: { HOME: home, ORCA_DEMO_TOOL: 'keyword:approve', ORCA_DEMO_REPLY_MS: '300', ORCA_DEMO_PROMPT_LOG: turns },
+    });
+    await waitFor('the queue agent idle', async () => {
+      const v = await client.call<PaneView>('terminal.show', { handle: agent.handle });
+      return v.isRunningAgent && v.status === 'idle';
+    });
+    await client.call('terminal.dispatch', { handle: agent.handle, inject: 'approve the deploy' });
+    await waitFor('its permission menu', async () => {
+      const v = await client.call<PaneView>('terminal.show', { handle: agent.handle });
+      return v.status === 'permission';
+    });
+    const context = await browser.newContext();
+    await context.addInitScript((t) => sessionStorage.setItem('orca.sessionToken', t), sessionToken);
+    const page = await context.newPage();
+    await page.goto(`${web.origin}/#pane=${encodeURIComponent(agent.handle)}`);
+    await waitFor('attached', async () => ((await page.locator('.pane-state').textContent()) ?? '') === 'live');
+    for (const prompt of ['first queued prompt', 'second queued prompt', 'third queued prompt']) {
+      await page.locator('.prompt-box input').fill(prompt);
+      await page.locator('.prompt-box button.queue-add').click();
+      await waitFor(`${prompt} queued`, async () =>
+        ((await page.locator('.dispatch-result').textContent()) ?? '').startsWith('queued #'),
+      );
+    }
+    const rows = page.locator('.pane-queue li');
+    const shown = async (): Promise<string[]> =>
+      (await rows.all()).length === 0
+        ? []
+        : Promise.all(
+            (await rows.all()).map(
+              async (li) =>
+                `${await li.locator('.queue-state').textContent()} ${await li.locator('.queue-prompt').textContent()}`,
+            ),
+          );
+    await waitFor('three queued', async () => (await rows.count()) === 3);
+    expect(await shown()).toEqual([
+      'queued #1 first queued prompt',
+      'queued #2 second queued prompt',
+      'queued #3 third queued prompt',
+    ]);
+    // Nothing was typed into the menu.
+    const beforeEdits = readFileSync(turns, 'utf8');
+    await page.locator('.pane-queue li', { hasText: 'second queued prompt' }).locator('button.queue-remove').click();
+    await page.locator('.pane-queue li', { hasText: 'third queued prompt' }).locator('button.queue-up').click();
+    await waitFor('removed and reordered', async () => {
+      const now = await shown();
+      return now[0] === 'queued #1 third queued prompt' && now[1] === 'queued #2 first queued prompt';
+    });
+    expect(await shown()).toEqual([
+      'queued #1 third queued prompt',
+      'queued #2 first queued prompt',
+      'cancelled second queued prompt',
+    ]);
+    await page.screenshot({ path: join(shots, 'pane-queue.png'), fullPage: true });
+    const board = await context.newPage();
+    await board.goto(web.origin);
+    await waitFor(
+      'the board counts the queue',
+      async () =>
+        ((await board.locator(`tr[data-handle="${agent.handle}"] td.queued`).textContent()) ?? '') === '2 queued',
+    );
+    await board.screenshot({ path: join(shots, 'board-queue.png') });
+    expect(readFileSync(turns, 'utf8')).toBe(beforeEdits);
+    await client.call('terminal.send', { handle: agent.handle, text: 'y' });
+    await waitFor('both delivered, each proven by its own prompt hook', async () => {
+      const states = await page.locator('.pane-queue li .queue-state').allTextContents();
+      return states.filter((t) => /^submitted in \d+ ms · its prompt hook carried this prompt$/.test(t)).length === 2;
+    });
+    const delivered = readFileSync(turns, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { prompt: string }).prompt);
+    expect(delivered).toEqual(['approve the deploy', 'third queued prompt', 'first queued prompt']);
+    await waitFor(
+      'the board count cleared',
+      async () => ((await board.locator(`tr[data-handle="${agent.handle}"] td.queued`).textContent()) ?? 'x') === '',
+    );
     await context.close();
   }, 180_000);
 

@@ -5,6 +5,7 @@ import { CreatePane } from './create-pane.tsx';
 import { type HostCredential, type HostSocket, openHostSocket, socketUrl } from './host-socket.ts';
 import { newlyWaiting, notifyWaiting } from './notify.ts';
 import { PaneTerminal } from './pane-terminal.tsx';
+import type { QueueItem } from './queue-model.ts';
 import { forgetToken, keepToken, takeCredential } from './session.ts';
 
 /** Delay before reconnecting a dropped socket (ms). */
@@ -31,6 +32,14 @@ export function App() {
   const relistRef = useRef<() => Promise<void>>(async () => undefined);
   const [notify, setNotify] = useState(false);
   const previous = useRef<BoardPane[] | null>(null);
+  // Why: one `queue.watch` per socket feeds the board's counts and the open pane's queue list.
+  const queueListeners = useRef(new Set<(item: QueueItem) => void>());
+  const onQueueChange = useCallback((listener: (item: QueueItem) => void) => {
+    queueListeners.current.add(listener);
+    return () => {
+      queueListeners.current.delete(listener);
+    };
+  }, []);
 
   const connect = useCallback(async () => {
     const cred = credential.current;
@@ -93,6 +102,12 @@ export function App() {
         void relist();
       })
       .catch(() => undefined);
+    void socket
+      .stream('queue.watch', undefined, (event) => {
+        for (const listener of queueListeners.current) listener(event as QueueItem);
+        void relist();
+      })
+      .catch(() => undefined);
     await relist();
     setConnection({ state: 'ready', socket });
   }, []);
@@ -135,7 +150,7 @@ export function App() {
       {connection.state === 'unpaired' && <p class="notice">Open the pairing link that `orca start --web` printed.</p>}
       {connection.state === 'refused' && <p class="notice error">{connection.message}</p>}
       {connection.state === 'ready' && open !== null && (
-        <PaneTerminal key={open} socket={connection.socket} handle={open} />
+        <PaneTerminal key={open} socket={connection.socket} handle={open} onQueueChange={onQueueChange} />
       )}
       {connection.state === 'ready' && open === null && (
         <>

@@ -13,6 +13,8 @@ export interface BoardPane {
   exited?: { code: number | null; signal: number | null; cause: string };
   /** When the current verdict was published (ms since the epoch). */
   changedAt?: number;
+  /** Prompts queued for it and not delivered yet (absent: none). */
+  queued?: number;
 }
 
 /** One `status.watch` event. */

@@ -26,6 +26,7 @@ export function Board(props: {
           <th>name</th>
           <th>agent</th>
           <th>status</th>
+          <th>queue</th>
           <th>waiting for</th>
           <th>title</th>
           <th>cwd</th>
@@ -46,6 +47,9 @@ export function Board(props: {
               <td>{p.agent ?? '—'}</td>
               <td>
                 <span class={`status tone-${look.tone}`}>{look.word}</span>
+              </td>
+              <td class="queued" data-queued={p.queued ?? 0}>
+                {p.queued ? `${p.queued} queued` : ''}
               </td>
               <td class="wait">{waitText(p, now)}</td>
               <td class="title">{p.title ?? ''}</td>

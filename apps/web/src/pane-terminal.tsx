@@ -3,6 +3,13 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { HostCallError, type HostSocket } from './host-socket.ts';
+import { PaneQueue } from './pane-queue.tsx';
+import type { QueueItem } from './queue-model.ts';
+
+/** What the state line says while the host refuses keys (a prompt is being delivered). */
+const INPUT_REFUSED = 'input refused: a prompt is being delivered';
+/** How long that notice stays (ms). */
+const REFUSED_NOTICE_MS = 3_000;
 
 /** Widths at or under this are phone layouts: the terminal is read-only, the prompt box is the way in. */
 export const PHONE_MAX_WIDTH_PX = 600;
@@ -12,7 +19,11 @@ export const PHONE_MAX_WIDTH_PX = 600;
  * then live output; what is typed goes to the pane's PTY (not on a phone-width screen, where a
  * stray tap or autocorrect would reach the agent: there it is read-only).
  */
-export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
+export function PaneTerminal(props: {
+  socket: HostSocket;
+  handle: string;
+  onQueueChange: (listener: (item: QueueItem) => void) => () => void;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'attaching' | 'live' | 'ended' | string>('attaching');
   const [readOnly] = useState(() => matchMedia(`(max-width: ${PHONE_MAX_WIDTH_PX}px)`).matches);
@@ -35,6 +46,7 @@ export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
     }
     const client = props.socket.terminal();
     let subscribed = false;
+    let refusedTimer: ReturnType<typeof setTimeout> | undefined;
     const claim = (): void => {
       if (!fit || !subscribed) return;
       fit.fit();
@@ -60,6 +72,12 @@ export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
           if (r.cols !== term.cols || r.rows !== term.rows) term.resize(r.cols, r.rows);
         },
         onError: (message) => setState(`error: ${message}`),
+        // Why: the host refuses keys while a prompt is being delivered into the pane (one writer per pane).
+        onWriteUnavailable: () => {
+          setState(INPUT_REFUSED);
+          clearTimeout(refusedTimer);
+          refusedTimer = setTimeout(() => setState((s) => (s === INPUT_REFUSED ? 'live' : s)), REFUSED_NOTICE_MS);
+        },
         onEnd: () => setState('ended'),
       },
     });
@@ -77,6 +95,7 @@ export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
       removeEventListener('resize', onWindowResize);
       cancelAnimationFrame(frame);
       typing.dispose();
+      clearTimeout(refusedTimer);
       client.unsubscribe(streamId);
       term.dispose();
     };
@@ -88,6 +107,7 @@ export function PaneTerminal(props: { socket: HostSocket; handle: string }) {
       </p>
       <div class="pane-terminal" ref={host} />
       <PromptBox socket={props.socket} handle={props.handle} />
+      <PaneQueue socket={props.socket} handle={props.handle} onQueueChange={props.onQueueChange} />
     </section>
   );
 }
@@ -96,28 +116,46 @@ type DispatchOutcome =
   | { kind: 'idle' }
   | { kind: 'sending' }
   | { kind: 'sent' }
+  | { kind: 'queued'; id: number; position?: number }
   | { kind: 'refused'; code: string; message: string };
 
 /**
  * Sends a prompt through the host's guarded `terminal.dispatch` (send guard, `beforeSubmitPrompt`
- * hooks, verified submission) and shows a refusal's code and reason.
+ * hooks, verified submission), or queues it (`queue.add`: delivered when the agent is ready), and
+ * shows a refusal's code and reason.
  */
 export function PromptBox(props: { socket: HostSocket; handle: string }) {
   const [text, setText] = useState('');
   const [outcome, setOutcome] = useState<DispatchOutcome>({ kind: 'idle' });
-  const submit = async (event: Event): Promise<void> => {
-    event.preventDefault();
+  const send = async (mode: 'send' | 'queue'): Promise<void> => {
     const prompt = text.trim();
     if (prompt.length === 0) return;
     setOutcome({ kind: 'sending' });
     try {
-      await props.socket.call('terminal.dispatch', { handle: props.handle, inject: prompt });
+      if (mode === 'queue') {
+        const item = await props.socket.call<{ id: number; position?: number }>('queue.add', {
+          handle: props.handle,
+          prompt,
+          source: 'web',
+        });
+        setOutcome({
+          kind: 'queued',
+          id: item.id,
+          ...(item.position !== undefined ? { position: item.position } : {}),
+        });
+      } else {
+        await props.socket.call('terminal.dispatch', { handle: props.handle, inject: prompt });
+        setOutcome({ kind: 'sent' });
+      }
       setText('');
-      setOutcome({ kind: 'sent' });
     } catch (error) {
       const code = error instanceof HostCallError ? error.code : 'error';
       setOutcome({ kind: 'refused', code, message: (error as Error).message });
     }
+  };
+  const submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    await send('send');
   };
   return (
     <form class="prompt-box" onSubmit={(e) => void submit(e)}>
@@ -131,6 +169,15 @@ export function PromptBox(props: { socket: HostSocket; handle: string }) {
       <button type="submit" disabled={outcome.kind === 'sending'}>
         Send
       </button>
+      <button
+        type="button"
+        class="queue-add"
+        disabled={outcome.kind === 'sending'}
+        title="deliver when the agent is ready (after its turn, after any dialog)"
+        onClick={() => void send('queue')}
+      >
+        Queue
+      </button>
       <output
         class="dispatch-result"
         data-outcome={outcome.kind}
@@ -138,9 +185,11 @@ export function PromptBox(props: { socket: HostSocket; handle: string }) {
       >
         {outcome.kind === 'refused'
           ? `${outcome.code}: ${outcome.message}`
-          : outcome.kind === 'idle'
-            ? ''
-            : outcome.kind}
+          : outcome.kind === 'queued'
+            ? `queued #${outcome.position ?? '?'} (id ${outcome.id})`
+            : outcome.kind === 'idle'
+              ? ''
+              : outcome.kind}
       </output>
     </form>
   );

@@ -1,5 +1,5 @@
 import { createTerminalClient } from '@orca/wire/terminal-stream';
-import { ATTACH_DETACH_BYTE, EXIT_OK, EXIT_REFUSED } from '../constants.ts';
+import { ATTACH_DETACH_BYTE, ATTACH_REFUSED_NOTICE_MS, EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { RuntimeClient } from '../rpc/client.ts';
 import type { CliIo } from './output.ts';
 import { printableField } from './printable.ts';
@@ -43,6 +43,7 @@ export async function runAttach(
   client.socket.on('close', () => done(EXIT_OK));
   const viewport = stdout.isTTY ? { cols: stdout.columns, rows: stdout.rows } : undefined;
   let streamId = 0;
+  let refusedNoticeAt = 0;
   const claimSize = (): void => {
     if (stdout.isTTY && streamId !== 0) terminal.claimViewport(streamId, stdout.columns, stdout.rows);
   };
@@ -62,6 +63,12 @@ export async function runAttach(
       onError: (message) => {
         io.err(`orca: attach: ${printableField(message)}`);
         done(EXIT_REFUSED);
+      },
+      // Why: keys typed while a prompt is being delivered are refused by the host (one writer per pane); say so once in a while.
+      onWriteUnavailable: () => {
+        if (Date.now() - refusedNoticeAt < ATTACH_REFUSED_NOTICE_MS) return;
+        refusedNoticeAt = Date.now();
+        io.err('orca: input refused while a prompt is being delivered into this pane; type again after it');
       },
       onEnd: () => done(EXIT_OK),
     },
