@@ -115,3 +115,98 @@ describe('orca start + the runtime RPC (real CLI processes, real PTY, generated 
     }
   }, 180_000);
 });
+
+describe('orca queue (real CLI processes against orca start)', () => {
+  it('dispatch --queue returns the id at once; queue ls, mv, rm and wait with --json and human lines; exit codes', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-cli-queue-'));
+    const dataDir = join(root, 'data');
+    const home = join(root, 'home');
+    const turns = join(root, 'turns.jsonl');
+    writeFileSync(turns, '');
+    const orca = (...args: string[]) => runOrca(['--data-dir', dataDir, ...args]);
+    const json = (...args: string[]) => runOrca(['--json', '--data-dir', dataDir, ...args]);
+    expect((await runOrca(['hooks', 'install', '--home', home, '--agents', 'claude'])).code).toBe(0);
+    const host = await startOrca(dataDir);
+    try {
+      const created = await json(
+        'run',
+        '--cwd',
+        home,
+        '--',
+        'env',
+        `HOME=${home}`,
+        'ORCA_DEMO_TOOL=keyword:deploy',
+        'ORCA_DEMO_REPLY_MS=200',
+        `ORCA_DEMO_PROMPT_LOG=${turns}`,
+        process.execPath,
+        demoAgentPath(),
+      );
+      const handle = (JSON.parse(created.stdout) as PaneView).handle;
+      const client = await connectRuntime(dataDir);
+      try {
+        await until('the agent idle', async () => {
+          const v = await client.call<PaneView>('terminal.show', { handle });
+          return v.isRunningAgent && v.status === 'idle';
+        });
+        // The agent stops at a permission menu: queued prompts wait behind it.
+        expect((await orca('dispatch', handle, '--inject', 'deploy it')).code).toBe(0);
+        await until(
+          'the menu',
+          async () => (await client.call<PaneView>('terminal.show', { handle })).status === 'permission',
+        );
+      } finally {
+        client.close();
+      }
+      const first = await json('dispatch', handle, '--inject', 'first after the menu', '--queue');
+      expect(first.code).toBe(0);
+      const a = JSON.parse(first.stdout) as { id: number; state: string; position: number };
+      expect(a).toMatchObject({ state: 'queued', position: 1, handle, prompt: 'first after the menu', source: 'cli' });
+      const second = await orca('dispatch', handle, '--inject', 'second after the menu', '--queue', '--expires', '10m');
+      expect(second.stdout).toMatch(new RegExp(`^queued (\\d+) \\(#2 for ${handle}\\)\\n$`));
+      const b = Number(/^queued (\d+)/.exec(second.stdout)?.[1]);
+      const third = await json('dispatch', handle, '--inject', 'third, to be removed', '--queue');
+      const c = (JSON.parse(third.stdout) as { id: number }).id;
+
+      const moved = await json('queue', 'mv', String(b), '1');
+      expect((JSON.parse(moved.stdout) as { items: { id: number }[] }).items.map((i) => i.id)).toEqual([b, a.id, c]);
+      const removed = await orca('queue', 'rm', String(c));
+      expect(removed.code).toBe(0);
+      expect(removed.stdout).toMatch(
+        new RegExp(`^${c}  ${handle}  cancelled \\[cancelled\\] removed from the queue  "third, to be removed"\\n$`),
+      );
+      const again = await json('queue', 'rm', String(c));
+      expect(again.code).toBe(1);
+      expect(JSON.parse(again.stdout)).toMatchObject({ error: { code: 'queue_item_not_queued', refused: true } });
+      expect((await json('queue', 'rm', '999999')).code).toBe(1);
+      const listed = await orca('queue', 'ls', handle);
+      expect(listed.stdout.split('\n').filter(Boolean)).toEqual([
+        expect.stringMatching(new RegExp(`^${b}  ${handle}  queued #1 \\(expires \\S+\\)  "second after the menu"$`)),
+        `${a.id}  ${handle}  queued #2  "first after the menu"`,
+        expect.stringMatching(new RegExp(`^${c}  ${handle}  cancelled`)),
+      ]);
+      // Waiting on a cancelled prompt ends at once with exit 1; a timeout is a refusal (exit 1).
+      expect((await orca('queue', 'wait', String(c))).code).toBe(1);
+      const timedOut = await json('queue', 'wait', String(a.id), '--timeout', '0.5');
+      expect(timedOut.code).toBe(1);
+      expect(JSON.parse(timedOut.stdout)).toMatchObject({ error: { code: 'timeout' } });
+      // Usage errors: exit 2.
+      expect((await orca('dispatch', handle, '--inject', 'x', '--expires', '5m')).code).toBe(2);
+      expect((await orca('dispatch', handle, '--inject', 'x', '--queue', '--expires', 'soon')).code).toBe(2);
+      expect((await orca('queue', 'rm', 'abc')).code).toBe(2);
+
+      expect((await orca('terminal', 'send', handle, 'y')).code).toBe(0);
+      const waited = await orca('queue', 'wait', String(a.id), '--timeout', '60');
+      expect(waited.code).toBe(0);
+      expect(waited.stdout).toMatch(/ submitted · submitted \(its prompt hook carried this prompt\), \d+ bytes: /);
+      const delivered = readFileSync(turns, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { prompt: string }).prompt);
+      expect(delivered).toEqual(['deploy it', 'second after the menu', 'first after the menu']);
+      const all = JSON.parse((await json('queue', 'ls')).stdout) as { items: { state: string }[] };
+      expect(all.items.map((i) => i.state)).toEqual(['cancelled', 'submitted', 'submitted']); // finished: newest first
+    } finally {
+      await host.stop();
+    }
+  }, 180_000);
+});
