@@ -56,5 +56,9 @@ export const CODEX_TRUST_MIN_VERSION = '0.129.0';
 /** Directory (under the home) holding the managed scripts. */
 export const AGENT_HOOKS_DIR = '.orca/agent-hooks';
 
-/** Longest an agent's `--version` may take before the installer goes on without it (ms). */
-export const AGENT_VERSION_TIMEOUT_MS = 5_000;
+/**
+ * Longest an agent's `--version` may take before the installer goes on without it (ms). Why 15 s:
+ * Gemini CLI 0.61.0 loads its whole Node bundle to answer; on a 2-core machine running other suites
+ * it passed 5 s and the hooks went in without its version (seen in `pnpm test`).
+ */
+export const AGENT_VERSION_TIMEOUT_MS = 15_000;
