@@ -1,0 +1,43 @@
+declare const __ORCA_PKG_VERSION__: string | undefined;
+
+/** This keeper's version (inlined by the shared tsup preset; `source` when run from `src/`). */
+export const KEEPER_VERSION: string = typeof __ORCA_PKG_VERSION__ === 'string' ? __ORCA_PKG_VERSION__ : 'source';
+
+/**
+ * The keeper protocol's version. A host speaks to a keeper only when both have the same number;
+ * a new field is optional, a new method is behind a capability, so the number changes only on a
+ * break. Never reused.
+ */
+export const KEEPER_PROTOCOL_VERSION = 1;
+
+/** What this keeper offers (`area.feature.vN`); a host checks the ones it uses. */
+export const KEEPER_CAPABILITIES = [
+  'pty.spawn.v1',
+  'pty.ring.v1',
+  'pty.modes.v1',
+  'pty.flow.v1',
+  'keeper.stop.v1',
+] as const;
+
+/** Output kept per pane for a host that reattaches (UTF-16 units); older output is dropped first. */
+export const RING_MAX_CHARS = 2 * 1024 * 1024;
+
+/** A keeper with no live pane and no host exits after this long (ms). */
+export const KEEPER_IDLE_EXIT_MS = 30_000;
+
+/** Exited panes a keeper remembers for a host that was away when they ended (panes). */
+export const EXITED_KEPT_MAX = 1_000;
+
+/** Mode of the keeper's state directory (`<data-dir>/keeper`). */
+export const KEEPER_DIR_MODE = 0o700;
+/** Mode of every file and of the socket the keeper creates. */
+export const KEEPER_FILE_MODE = 0o600;
+
+/** Largest frame the keeper takes from its host (bytes): a spawn's env or a pasted prompt fits. */
+export const KEEPER_MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+/** How long a host waits for a keeper to answer one request (ms). */
+export const KEEPER_REQUEST_TIMEOUT_MS = 15_000;
+/** Keepalive interval on the keeper link (ms); a link silent for {@link KEEPER_DEAD_AFTER_MS} is dead. */
+export const KEEPER_KEEPALIVE_MS = 2_000;
+/** See {@link KEEPER_KEEPALIVE_MS} (ms). */
+export const KEEPER_DEAD_AFTER_MS = 10_000;

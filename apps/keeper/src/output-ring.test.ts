@@ -1,0 +1,44 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OutputRing } from './output-ring.ts';
+
+describe('OutputRing', () => {
+  it('gives a reattaching host exactly the output after the position it saw', () => {
+    const ring = new OutputRing(100);
+    ring.append('hello ');
+    const seen = ring.append('world');
+    ring.append('!');
+    expect(ring.since(seen)).toEqual({ from: 11, to: 12, data: '!', truncated: false });
+    expect(ring.since(0)).toEqual({ from: 0, to: 12, data: 'hello world!', truncated: false });
+    expect(ring.since(99)).toEqual({ from: 12, to: 12, data: '', truncated: false });
+  });
+
+  it('drops the oldest output past its bound and says so', () => {
+    const ring = new OutputRing(10);
+    ring.append('aaaa');
+    ring.append('bbbb');
+    ring.append('cccc');
+    expect(ring.since(0)).toEqual({ from: 4, to: 12, data: 'bbbbcccc', truncated: true });
+    ring.append('x'.repeat(25));
+    expect(ring.since(0)).toEqual({ from: 27, to: 37, data: 'x'.repeat(10), truncated: true });
+  });
+
+  it('whatever was appended, what it keeps is the tail of the whole output, within the bound (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 40 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 64 }),
+        (chunks, max) => {
+          const ring = new OutputRing(max);
+          for (const c of chunks) ring.append(c);
+          const all = chunks.join('');
+          const slice = ring.since(0);
+          expect(slice.to).toBe(all.length);
+          expect(slice.data.length).toBeLessThanOrEqual(max);
+          expect(all.slice(slice.from)).toBe(slice.data);
+          expect(slice.truncated).toBe(slice.from > 0);
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/** Methods a host calls on the keeper (requests answer; notifications do not). */
+export const KEEPER_METHODS = {
+  /** Request: `{protocol, host: {pid, version}}` → {@link KeeperWelcome}. Makes this link the host. */
+  hello: 'keeper.hello',
+  /** Request: `{id, file, args, cwd, env, cols, rows}` → `{pid}`. */
+  spawn: 'pty.spawn',
+  /** Request: `{id, from}` → {@link AttachResult}; the pane's output then streams as `pty.data`. */
+  attach: 'pty.attach',
+  /** Request: `{id}` → `{forgotten}`: an exited pane the host has recorded. */
+  forget: 'pty.forget',
+  /** Request: `{}` → `{stopping: true}`: kill every pane, then exit (`orca stop --all`). */
+  stop: 'keeper.stop',
+  /** Notification: `{id, data}`. */
+  write: 'pty.write',
+  /** Notification: `{id, cols, rows}`. */
+  resize: 'pty.resize',
+  /** Notification: `{id, signal?}`. */
+  kill: 'pty.kill',
+  /** Notification: `{id, paused}` (the host's emulator is behind). */
+  flow: 'pty.flow',
+} as const;
+
+/** Notifications the keeper sends its host. */
+export const KEEPER_EVENTS = {
+  /** `{id, to, data}`: output of an attached pane; `to` is the pane's output position after it. */
+  data: 'pty.data',
+  /** `{id, code, signal, at}`. */
+  exit: 'pty.exit',
+} as const;
+
+const id = z.string().min(1).max(200);
+const size = z.number().int().min(1).max(1000);
+
+export const HelloParams = z.object({
+  protocol: z.number().int().nonnegative(),
+  host: z.object({ pid: z.number().int().positive(), version: z.string().max(100) }),
+});
+export const SpawnParams = z.object({
+  id,
+  file: z.string().min(1).max(4096),
+  args: z.array(z.string().max(1_048_576)).max(4096),
+  cwd: z.string().min(1).max(4096),
+  env: z.record(z.string().max(4096), z.string().max(1_048_576)),
+  cols: size,
+  rows: size,
+});
+export const AttachParams = z.object({ id, from: z.number().int().nonnegative() });
+export const IdParams = z.object({ id });
+export const WriteParams = z.object({ id, data: z.string() });
+export const ResizeParams = z.object({ id, cols: size, rows: size });
+export const KillParams = z.object({
+  id,
+  signal: z
+    .string()
+    .regex(/^SIG[A-Z0-9]{2,8}$/)
+    .optional(),
+});
+export const FlowParams = z.object({ id, paused: z.boolean() });
+
+/** The keeper's answer to `keeper.hello`. */
+export interface KeeperWelcome {
+  readonly protocol: number;
+  readonly version: string;
+  readonly pid: number;
+  readonly capabilities: readonly string[];
+  readonly panes: readonly import('./kept-pane.ts').KeptPaneInfo[];
+}
+
+/** The answer to `pty.attach`. */
+export interface AttachResult {
+  readonly from: number;
+  readonly to: number;
+  readonly data: string;
+  readonly truncated: boolean;
+  /** DEC private modes on now (set them before `data` when rebuilding a screen). */
+  readonly modes: readonly number[];
+  readonly exit?: import('./kept-pane.ts').KeptExit;
+}

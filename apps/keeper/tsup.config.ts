@@ -1,0 +1,5 @@
+import { orcaTsup } from '@orca/config/tsup';
+import type { Options } from 'tsup';
+
+const config: Options = orcaTsup({ index: 'src/index.ts', cli: 'src/cli.ts' });
+export default config;
