@@ -47,7 +47,7 @@ const host = await createHost({
   dataDir: join(mkdtempSync(join(tmpdir(), 'orca-bench-')), 'data'),
   logger: silentLogger(),
 });
-const pane = host.createPane({ argv: ['/bin/sleep', '3600'], cwd: '/' });
+const pane = await host.createPane({ argv: ['/bin/sleep', '3600'], cwd: '/' });
 const bare = createHookListener({ token: host.endpoint.token, onEvent: () => {} });
 const { port: barePort } = await bare.start();
 

@@ -24,7 +24,7 @@ const server = await startRuntimeServer(host);
 const client = await connectRuntime(join(root, 'data'));
 
 async function streamedToClient(): Promise<void> {
-  const pane = host.createPane({ argv: ['/bin/sh', '-c', `read go; cat '${file}'; sleep 30`], cwd: '/' });
+  const pane = await host.createPane({ argv: ['/bin/sh', '-c', `read go; cat '${file}'; sleep 30`], cwd: '/' });
   let tail = '';
   let subscribed = false;
   let resolveDone: () => void = () => undefined;

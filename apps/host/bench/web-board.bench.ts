@@ -60,8 +60,8 @@ const host = await createHost({
   logger: silentLogger(),
 });
 const web = await startWebServer({ host, bind: { host: '127.0.0.1', port: 0 }, assets: findWebAssets() });
-const panes = Array.from({ length: PANES }, (_, i) =>
-  host.createPane({ argv: ['/bin/sleep', '3600'], cwd: '/', name: `p${i}` }),
+const panes = await Promise.all(
+  Array.from({ length: PANES }, (_, i) => host.createPane({ argv: ['/bin/sleep', '3600'], cwd: '/', name: `p${i}` })),
 );
 const browser = await chromium.launch({
   executablePath: CHROMIUM,

@@ -103,6 +103,11 @@ export const WEB_SOCKET_PATH = '/ws';
 /** Largest WebSocket message the web server accepts (bytes). */
 export const WEB_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
+/** How long `orca stop` waits for the host (and with `--all` the keeper) to exit (ms). */
+export const STOP_WAIT_MS = 20_000;
+/** How long a host waits for a PTY keeper it started to answer (ms). */
+export const KEEPER_START_TIMEOUT_MS = 15_000;
+
 /** Upper bound on how long `orca demo` may run before it gives up (ms). */
 export const DEMO_TIMEOUT_MS = 120_000;
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { endKeeper } from '@orca/testkit';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -50,8 +51,11 @@ export function runOrca(
 /** A long-running `orca start` child. */
 export interface StartedHost {
   readonly ready: { dataDir: string; pid: number; hookPort: number; socket: string };
-  /** SIGTERM to the host process, then the exit code (of the tsx wrapper, which ends with it). */
-  stop(): Promise<number | null>;
+  /**
+   * SIGTERM to the host process, then the exit code (of the tsx wrapper, which ends with it). The
+   * PTY keeper is ended too unless `keeper: 'keep'` (the next host takes its panes over).
+   */
+  stop(opts?: { keeper?: 'keep' | 'end' }): Promise<number | null>;
   /** The exit code once the process ended (signal it yourself). */
   exited(): Promise<number | null>;
 }
@@ -86,13 +90,16 @@ export function startOrca(dataDir: string, extra: readonly string[] = []): Promi
         ready,
         // Why: the host itself is signalled; tsx's relay SIGKILLs a child that does not report a
         // signal within 30 ms, which on a loaded machine turned a clean stop into exit 143.
-        stop: async () => {
+        // Why: the PTY keeper outlives the host on purpose; a test ends it (and its panes) with the host.
+        stop: async (o = {}) => {
           try {
             process.kill(ready.pid, 'SIGTERM');
           } catch {
             // already gone
           }
-          return exited;
+          const code = await exited;
+          if (o.keeper !== 'keep') await endKeeper(dataDir);
+          return code;
         },
         exited: () => exited,
       });

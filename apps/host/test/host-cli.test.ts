@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '@orca/testkit';
+import { endKeeper, until } from '@orca/testkit';
 import { describe, expect, it } from 'vitest';
 import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
 import type { PaneView } from '../src/panes/pane-view.ts';
@@ -11,7 +11,8 @@ import { runOrca, startOrca } from './cli-process.ts';
 describe('orca start and signals', () => {
   it('the same SIGTERM delivered twice (a process group, a relaying wrapper) still ends in a clean shutdown', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-signal-')), 'data');
-    const host = await startOrca(dataDir);
+    // Why: the PTYs in the host's own process, whose SIGHUP grace keeps the shutdown busy.
+    const host = await startOrca(dataDir, ['--no-keeper']);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(true);
     // Why: a pane that ignores SIGHUP keeps the shutdown busy for its PTY grace, so the second
     // signal lands while the host is shutting down, as a relayed or group signal does.
@@ -22,6 +23,7 @@ describe('orca start and signals', () => {
     process.kill(host.ready.pid, 'SIGTERM');
     expect(await host.exited()).toBe(0);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+    await endKeeper(dataDir);
   });
 });
 
@@ -100,13 +102,21 @@ describe('orca start + the runtime RPC (real CLI processes, real PTY, generated 
       result: { satisfied: true },
     });
 
+    // The host stops; the agent keeps running in the PTY keeper, and the next host takes it over.
+    const { pid } = await show();
+    expect(pid).toBeGreaterThan(0);
     client.close();
-    expect(await host.stop()).toBe(0);
+    expect(await host.stop({ keeper: 'keep' })).toBe(0);
     const restarted = await startOrca(dataDir);
     client = await connectRuntime(dataDir);
     try {
-      const after = await show();
-      expect(after).toMatchObject({ handle, status: 'idle', agentWait: null, exited: { cause: 'host-restart' } });
+      const after = await until('the agent taken over, its verdict rebuilt', async () => {
+        const v = await show();
+        return v.status === 'idle' ? v : undefined;
+      });
+      expect(after).toMatchObject({ handle, status: 'idle', isRunningAgent: true, agentWait: null, pid });
+      expect(after.exited).toBeUndefined();
+      expect(after.tail).toContain('All 12 tests pass');
       const endpoint = readFileSync(join(dataDir, 'agent-hooks', 'endpoint.env'), 'utf8');
       expect(endpoint).toContain(`ORCA_AGENT_HOOK_PORT=${restarted.ready.hookPort}\n`);
     } finally {

@@ -39,7 +39,7 @@ async function demoPane(host: Host, root: string, env: { tool?: string; replyMs?
   const echoLog = join(root, 'echo.log');
   writeFileSync(promptLog, '');
   writeFileSync(echoLog, '');
-  const view = host.createPane({
+  const view = await host.createPane({
     argv: [process.execPath, demoAgentPath()],
     cwd: home,
     env: {
@@ -119,7 +119,7 @@ describe('receipts proven per prompt', () => {
     const post = (event: string, extra: string) =>
       `printf '%s' '{"hook_event_name":"${event}"${extra}}' | curl -sS -f -X POST "http://127.0.0.1:$ORCA_AGENT_HOOK_PORT/hook/claude" -H "X-Orca-Agent-Hook-Token: $ORCA_AGENT_HOOK_TOKEN" --data-urlencode "paneKey=$ORCA_PANE_KEY" --data-urlencode "tabId=$ORCA_TAB_ID" --data-urlencode 'payload@-'`;
     const agent = `process.stdout.write('› '); process.stdin.setRawMode(true); process.stdin.on('data', (d) => { if (String(d).includes('\\r')) { process.stdout.write('\\x1b[2J\\x1b[H• Working\\r\\n'); require('child_process').execSync(process.env.PROMPT_HOOK); } }); setTimeout(() => {}, 60000)`;
-    const pane = host.createPane({
+    const pane = await host.createPane({
       argv: ['/bin/sh', '-c', `${post('Stop', '')}; exec node -e "$AGENT"`],
       cwd: root,
       env: { AGENT: agent, PROMPT_HOOK: post('UserPromptSubmit', ',"prompt":"somebody elses prompt"') },
@@ -207,7 +207,7 @@ describe('prompt queue', () => {
     const root = mkdtempSync(join(tmpdir(), 'orca-q-bad-'));
     const host = await startHost(join(root, 'data'));
     // A pane with no agent: its queue never delivers, so it fills.
-    const shell = host.createPane({ argv: ['/bin/sh', '-c', 'sleep 60'], cwd: root });
+    const shell = await host.createPane({ argv: ['/bin/sh', '-c', 'sleep 60'], cwd: root });
     expect(() => host.queue.add(shell.handle, ' \n\t')).toThrow(expect.objectContaining({ code: 'prompt_empty' }));
     expect(() => host.queue.add(shell.handle, 'x'.repeat(PROMPT_MAX_BYTES + 1))).toThrow(
       expect.objectContaining({ code: 'prompt_too_large', message: expect.stringContaining(String(PROMPT_MAX_BYTES)) }),

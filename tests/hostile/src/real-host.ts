@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { until } from '@orca/testkit';
+import { endKeeper, until } from '@orca/testkit';
 
 export { until };
 
@@ -116,9 +116,12 @@ export function startHostileHost(
         child,
         alive: () => exitedCode === undefined,
         stderr: () => stderr,
+        // Why: the PTY keeper outlives the host on purpose; a test ends it (and its panes) with the host.
         stop: async () => {
           if (exitedCode === undefined) child.kill('SIGTERM');
-          return exited;
+          const code = await exited;
+          await endKeeper(dataDir);
+          return code;
         },
       });
     });

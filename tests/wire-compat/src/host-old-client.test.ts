@@ -45,7 +45,7 @@ beforeAll(async () => {
   dataDir = join(tempRoot, 'data');
   host = await createHost({ dataDir, home: tempRoot });
   server = await startRuntimeServer(host);
-  const pane = host.createPane({ argv: ['/bin/sh', '-c', PANE_SCRIPT], cwd: tempRoot });
+  const pane = await host.createPane({ argv: ['/bin/sh', '-c', PANE_SCRIPT], cwd: tempRoot });
   paneHandle = pane.handle;
   await until('the pane prints ready', () => host.showPane(paneHandle).tail?.includes('ready') === true);
 });

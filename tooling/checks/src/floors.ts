@@ -9,6 +9,7 @@ export const PACKAGE_FLOORS: Readonly<Record<string, number>> = {
   '@orca/agent-status': 1,
   '@orca/relay': 2,
   '@orca/web': 2,
+  '@orca/keeper': 2,
   '@orca/host': 3,
 };
 
@@ -25,9 +26,11 @@ export function floorOf(name: string, group: string): number {
 
 /**
  * Narrower rules than the floors where ARCHITECTURE.md names them: `@orca/relay` (floor 2) may
- * import `@orca/wire` and no other floor-1 package; so may `@orca/web` (the browser client).
+ * import `@orca/wire` and no other floor-1 package; so may `@orca/web` (the browser client) and
+ * `@orca/keeper` (the PTY keeper).
  */
 export const ALLOWED_INTERNAL_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   '@orca/relay': ['@orca/wire'],
   '@orca/web': ['@orca/wire'],
+  '@orca/keeper': ['@orca/wire'],
 };

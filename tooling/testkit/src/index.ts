@@ -1,3 +1,4 @@
+export { endKeeper } from './end-keeper.ts';
 export { freePort } from './free-port.ts';
 export {
   probeSshd,

@@ -46,24 +46,26 @@ const paneSessions = kinds.map((kind) => {
 const rssBefore = process.memoryUsage().rss;
 const host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root });
 const t0 = now() + WARMUP_MS;
-const panes = kinds.map((kind, i) => {
-  const { session, file } = paneSessions[i] as { session: Session; file: string };
-  // Why: spread the panes over their cycle so the fleet is not in lockstep.
-  const offset = session.periodMs > 0 ? Math.floor((i * 7919) % session.periodMs) : (i * 37) % 2000;
-  const view = host.createPane({
-    argv: [
-      '/usr/bin/perl',
-      join(here, 'replay-agent.pl'),
-      file,
-      String(Math.round(t0)),
-      String(offset),
-      String(session.periodMs),
-      session.source,
-    ],
-    cwd: '/',
-  });
-  return { kind, session, offset, handle: view.handle, paneKey: view.paneKey };
-});
+const panes = await Promise.all(
+  kinds.map(async (kind, i) => {
+    const { session, file } = paneSessions[i] as { session: Session; file: string };
+    // Why: spread the panes over their cycle so the fleet is not in lockstep.
+    const offset = session.periodMs > 0 ? Math.floor((i * 7919) % session.periodMs) : (i * 37) % 2000;
+    const view = await host.createPane({
+      argv: [
+        '/usr/bin/perl',
+        join(here, 'replay-agent.pl'),
+        file,
+        String(Math.round(t0)),
+        String(offset),
+        String(session.periodMs),
+        session.source,
+      ],
+      cwd: '/',
+    });
+    return { kind, session, offset, handle: view.handle, paneKey: view.paneKey };
+  }),
+);
 
 const changes = new Map<string, { at: number; status: string | null }[]>();
 host.onVerdict((c) => {

@@ -39,7 +39,7 @@ const sleeper = ['/bin/sh', '-c', 'sleep 30'];
 describe('host ingest', () => {
   it('stores hook rows only for panes the host knows; unknown pane keys are counted and logged, rate-limited', async () => {
     const { host, lines } = await hostWithLog();
-    const pane = host.createPane({ argv: sleeper, cwd: '/' });
+    const pane = await host.createPane({ argv: sleeper, cwd: '/' });
     host.ingest(event(pane.paneKey), 'local');
     for (let i = 0; i < 50; i += 1) {
       host.ingest(event(`t${String(i).padStart(7, '0')}:1b4e28ba-2fa1-41d2-883f-0016d3cca427`), 'local');
@@ -53,9 +53,9 @@ describe('host ingest', () => {
 
   it('warns once per pane when a hook arrives with a mismatched ORCA_AGENT_HOOK_VERSION or ORCA_AGENT_HOOK_ENV', async () => {
     const { host, lines } = await hostWithLog();
-    const a = host.createPane({ argv: sleeper, cwd: '/' });
-    const b = host.createPane({ argv: sleeper, cwd: '/' });
-    const c = host.createPane({ argv: sleeper, cwd: '/' });
+    const a = await host.createPane({ argv: sleeper, cwd: '/' });
+    const b = await host.createPane({ argv: sleeper, cwd: '/' });
+    const c = await host.createPane({ argv: sleeper, cwd: '/' });
     for (let i = 0; i < 5; i += 1) {
       host.ingest(event(a.paneKey, { version: '1', env: 'local' }), 'local');
       host.ingest(event(b.paneKey, { version: host.endpoint.version, env: 'wsl' }), 'local');

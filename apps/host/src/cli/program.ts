@@ -13,6 +13,7 @@ import { printableBlock, printableField, terminalSafeJson } from './printable.ts
 import { addQueueCommands } from './queue-commands.ts';
 import { addRuntimeCommands } from './runtime-commands.ts';
 import { runStart } from './start.ts';
+import { addStopCommand } from './stop-command.ts';
 import { addWebCommands } from './web-commands.ts';
 
 export type { CliContext, GlobalOptions } from './cli-context.ts';
@@ -83,6 +84,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
     .option('--listen <addr>', 'also accept RPC clients on 127.0.0.1:PORT (bearer token in <data-dir>/runtime-token)')
     .option('--web <addr>', 'serve the browser client and its WebSocket on ADDR:PORT (loopback: 127.0.0.1:PORT)')
     .option('--web-bind-any', 'allow --web on a non-loopback address (prints a warning)')
+    .option('--no-keeper', 'run the PTYs in this process: panes end with the host (default: the PTY keeper keeps them)')
     .addOption(
       new Option(
         '--screen-workers <n>',
@@ -97,6 +99,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
         listen?: string;
         web?: string;
         webBindAny?: boolean;
+        keeper?: boolean;
       }) => {
         state.exit = await runStart(io, globals(), o);
       },
@@ -105,6 +108,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
   const ctx: CliContext = { io, state, globals };
   addRuntimeCommands(program, ctx);
   addQueueCommands(program, ctx);
+  addStopCommand(program, ctx);
   addCommandHooksCommands(program, ctx);
   addWebCommands(program, ctx);
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
+import { z } from 'zod';
 import {
   EXIT_OK,
   EXIT_SIGINT,
@@ -21,6 +23,22 @@ import { type CliIo, UsageError } from './output.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
 import { parseWebAddress, type WebAddress } from './web-address.ts';
 
+/**
+ * `host.shutdown {panes?: 'keep'|'end'}` on the runtime socket (`orca stop [--all]`): stops this
+ * host; `end` also ends the panes the PTY keeper holds, and the keeper. Not offered to browsers.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous method list needs each entry's own params type.
+function shutdownMethod(onShutdown: (panes: 'keep' | 'end') => void): MethodDefinition<any> {
+  return defineMethod({
+    name: 'host.shutdown',
+    params: z.object({ panes: z.enum(['keep', 'end']).optional() }).optional(),
+    handler: (p) => {
+      onShutdown(p?.panes ?? 'keep');
+      return { stopping: true, pid: process.pid, panes: p?.panes ?? 'keep' };
+    },
+  });
+}
+
 /** Publishes the TCP token in `<data-dir>/runtime-token`; a failure stops the host it belongs to. */
 function publishToken(host: Host, token: string): RuntimeTokenFile {
   return writeRuntimeTokenFile(join(host.paths.root, RUNTIME_TOKEN_FILE_NAME), token);
@@ -31,6 +49,7 @@ async function startServedHost(
   o: Parameters<typeof createHost>[0],
   listen: { port: number; token: string } | undefined,
   web: { address: WebAddress; assets: string } | undefined,
+  onShutdown: (panes: 'keep' | 'end') => void,
 ): Promise<{ host: Host; server: RpcSocketServer; tokenFile: RuntimeTokenFile | null; web: WebServer | null }> {
   const host = await createHost(o);
   let server: RpcSocketServer | null = null;
@@ -38,7 +57,7 @@ async function startServedHost(
   try {
     server = await startRuntimeServer(host, {
       ...(listen ? { tcp: listen } : {}),
-      extraMethods: () => webAdminMethods(() => webServer),
+      extraMethods: () => [...webAdminMethods(() => webServer), shutdownMethod(onShutdown)],
     });
     if (web) webServer = await startWebServer({ host, bind: web.address, assets: web.assets });
     // Why: the token is never printed or logged; it goes to a 0600 file the ready line names.
@@ -63,6 +82,8 @@ export async function runStart(
     web?: string;
     webBindAny?: boolean;
     screenWorkers?: number;
+    /** false: PTYs in the host process (they end with it); default true: the data dir's PTY keeper. */
+    keeper?: boolean;
   },
 ): Promise<number> {
   const dataDir = resolveDataDir({ flag: globals.dataDir });
@@ -94,6 +115,7 @@ export async function runStart(
   // group signalled as a whole, a wrapper relaying it) must not kill a host that is saving its
   // store; a signal once the shutdown has run SHUTDOWN_FORCE_AFTER_MS ends the process at once.
   let firstSignalAt: number | null = null;
+  let panesAtStop: 'keep' | 'end' = 'keep';
   const stop = (signal: NodeJS.Signals): void => {
     const now = Date.now();
     if (firstSignalAt === null) {
@@ -120,9 +142,15 @@ export async function runStart(
         ...(o.hookPort !== undefined ? { hookPort: o.hookPort } : {}),
         ...(o.hookTransport ? { hookTransport: o.hookTransport } : {}),
         ...(o.screenWorkers !== undefined ? { screenWorkers: o.screenWorkers } : {}),
+        keeper: o.keeper !== false,
       },
       listen,
       web,
+      (panes) => {
+        // Why: `orca stop [--all]` asks over the runtime socket; the answer goes out before the stop.
+        panesAtStop = panes;
+        setImmediate(() => stop('SIGTERM'));
+      },
     );
   } catch (error) {
     unlisten();
@@ -139,6 +167,7 @@ export async function runStart(
     pid: process.pid,
     hookPort: host.endpoint.port,
     socket: host.paths.socket,
+    keeperPid: host.keeperPid(),
     ...(tcp ? { tcp } : {}),
     ...(webReady ? { web: webReady } : {}),
   };
@@ -146,13 +175,19 @@ export async function runStart(
     io.out(
       globals.json
         ? terminalSafeJson({ ready })
-        : `orca host ready: ${printableField(dataDir)} (pid ${process.pid}, hook port ${ready.hookPort})${
+        : `orca host ready: ${printableField(dataDir)} (pid ${process.pid}, hook port ${ready.hookPort}${
+            ready.keeperPid !== null
+              ? `; panes in orca-keeper pid ${ready.keeperPid}: they outlive this host, \`orca stop --all\` ends them`
+              : ''
+          })${
             tcp ? `; RPC on ${tcp.url}, token in ${printableField(tcp.tokenFile)}` : ''
           }${webReady ? `\nopen ${webReady.pairingUrl} (one-time pairing link)` : ''}`,
     );
   await signalled;
   try {
-    await (webServer?.close() ?? Promise.resolve()).finally(() => server.close().finally(() => host.stop()));
+    await (webServer?.close() ?? Promise.resolve()).finally(() =>
+      server.close().finally(() => host.stop({ panes: panesAtStop })),
+    );
   } finally {
     tokenFile?.remove();
     unlisten();

@@ -87,7 +87,7 @@ export async function runDemo(opts: DemoOptions): Promise<boolean> {
     });
 
     const argv = [process.execPath, demoAgentPath()];
-    const view = host.createPane({
+    const view = await host.createPane({
       argv,
       cwd: home,
       name: 'demo-agent',

@@ -36,7 +36,7 @@ const fire = (event: string) =>
   `printf '%s' '{"hook_event_name":"${event}","session_id":"s"}' | /bin/sh "$HOME/.orca/agent-hooks/claude-hook.sh" >/dev/null; exec sleep 60`;
 
 async function hookFrom(host: Host, guest: string): Promise<string> {
-  const pane = host.createPane({ argv: ['/bin/sh', '-c', fire('UserPromptSubmit')], guest, cwd: '/' });
+  const pane = await host.createPane({ argv: ['/bin/sh', '-c', fire('UserPromptSubmit')], guest, cwd: '/' });
   const rows = await until('a hook from the guest pane', () => {
     const r = host.store.hookRows(pane.paneKey);
     return r.length > 0 ? r : undefined;
@@ -53,7 +53,7 @@ describe.skipIf(reason !== null)('netns guests over their life (real namespaces,
     expect(await host.guests.remove('g')).toBe(true);
     expect(host.guests.list()).toEqual([]);
     expect(host.store.listGuests()).toEqual([]);
-    expect(() => host.createPane({ argv: ['true'], guest: 'g', cwd: '/' })).toThrow(/not running/);
+    await expect(host.createPane({ argv: ['true'], guest: 'g', cwd: '/' })).rejects.toThrow(/not running/);
     const again = await host.guests.add('netns', 'g', { agents: ['claude'] });
     expect(again).toMatchObject({ name: 'g', phase: 'running', connectionId: 'netns:g' });
     expect(await hookFrom(host, 'g')).toBe('netns:g');

@@ -92,7 +92,7 @@ describe.skipIf(reason !== null)(
       const guestHome = guest.home ?? '';
       expect(existsSync(join(guestHome, '.orca', 'agent-hooks', 'claude-hook.sh'))).toBe(true);
 
-      const inGuest = host.createPane({
+      const inGuest = await host.createPane({
         argv: ['/bin/sh', '-c', fireScript('UserPromptSubmit')],
         guest: 'g1',
         cwd: '/',
@@ -105,7 +105,7 @@ describe.skipIf(reason !== null)(
       // The same generated script from the host namespace (hooks installed into the host-side home).
       const { installHooks } = await import('../agent-hooks/install-hooks.ts');
       await installHooks({ home, agents: ['claude'] });
-      const onHost = host.createPane({
+      const onHost = await host.createPane({
         argv: ['/bin/sh', '-c', fireScript('UserPromptSubmit')],
         env: { HOME: home },
         cwd: '/',
@@ -117,7 +117,7 @@ describe.skipIf(reason !== null)(
       // Removed for real: not listed, not stored, and no pane can start in it.
       expect(host.guests.list()).toEqual([]);
       expect(host.store.listGuests()).toEqual([]);
-      expect(() => host.createPane({ argv: ['true'], guest: 'g1', cwd: '/' })).toThrow(/not running/);
+      await expect(host.createPane({ argv: ['true'], guest: 'g1', cwd: '/' })).rejects.toThrow(/not running/);
     }, 60_000);
   },
 );

@@ -36,7 +36,7 @@ describe.skipIf(reason !== null)('ssh guest (real sshd on 127.0.0.1, real ssh, r
     expect(guest).toMatchObject({ name: 's1', kind: 'ssh', connectionId: `ssh:${target}`, phase: 'running' });
 
     const script = `printf '%s' '{"hook_event_name":"UserPromptSubmit","session_id":"s"}' | /bin/sh "$HOME/.orca/agent-hooks/claude-hook.sh" >/dev/null; exec sleep 60`;
-    const pane = host.createPane({ argv: ['sh', '-c', script], guest: 's1', cwd: '/' });
+    const pane = await host.createPane({ argv: ['sh', '-c', script], guest: 's1', cwd: '/' });
     await new Promise<VerdictChange>((resolve) => {
       const off = host.onVerdict((c) => {
         if (c.handle === pane.handle && c.verdict.status === 'working') {

@@ -40,7 +40,7 @@ describe.skipIf(reason !== null)('two ssh guests, each with its own ssh argument
 
     const keyOf = (args: readonly string[]) => args[args.indexOf('-i') + 1];
     const script = `pwd; printf '%s' '{"hook_event_name":"UserPromptSubmit","session_id":"s"}' | /bin/sh "$HOME/.orca/agent-hooks/claude-hook.sh" >/dev/null; exec sleep 60`;
-    const paneB = host.createPane({ argv: ['sh', '-c', script], guest: 'b', cwd: '/tmp' });
+    const paneB = await host.createPane({ argv: ['sh', '-c', script], guest: 'b', cwd: '/tmp' });
     const argvB = host.livePane(paneB.handle).record.argv;
     expect(argvB).toContain(keyOf(sshdB.sshArgs));
     expect(argvB).not.toContain(keyOf(sshdA.sshArgs));
@@ -54,7 +54,7 @@ describe.skipIf(reason !== null)('two ssh guests, each with its own ssh argument
 
     // Why: both sshd run as the same local account, so both guests share one home and its endpoint
     // file (the last relay's); guest a is checked through its relay's state and its panes' argv.
-    const paneA = host.createPane({ argv: ['sh', '-c', 'exec sleep 60'], guest: 'a', cwd: '/' });
+    const paneA = await host.createPane({ argv: ['sh', '-c', 'exec sleep 60'], guest: 'a', cwd: '/' });
     expect(host.livePane(paneA.handle).record.argv).toContain(keyOf(sshdA.sshArgs));
     expect(host.livePane(paneA.handle).record.argv).not.toContain(keyOf(sshdB.sshArgs));
     expect(host.guests.list().map((g) => [g.name, g.phase])).toEqual([

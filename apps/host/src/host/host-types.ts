@@ -30,6 +30,12 @@ export interface HostOptions {
    * host's own, at least 1, at most `MAX_DEFAULT_SCREEN_WORKERS`); 0 parses in the host's thread.
    */
   readonly screenWorkers?: number;
+  /**
+   * Run panes in the data dir's PTY keeper (`orca-keeper`, started if not running), so they outlive
+   * this host: a stop or crash leaves them running and the next host takes them over. Default
+   * false (PTYs in this process, ended at stop); `orca start` turns it on.
+   */
+  readonly keeper?: boolean;
 }
 
 /** Options of {@link Host.createPane}. */
@@ -66,8 +72,14 @@ export interface Host {
   readonly log: HostLogger;
   readonly commandHooks: HostCommandHooks;
   readonly guests: GuestRegistry;
-  stop(): Promise<void>;
-  createPane(opts: CreatePaneOptions): PaneView;
+  /**
+   * Stops the host. Panes the PTY keeper holds keep running (`panes: 'keep'`, the default) or end
+   * with the keeper (`'end'`: `orca stop --all`); panes of this process end either way.
+   */
+  stop(opts?: { panes?: 'keep' | 'end' }): Promise<void>;
+  createPane(opts: CreatePaneOptions): Promise<PaneView>;
+  /** The PTY keeper's pid, or null when panes run in this process. */
+  keeperPid(): number | null;
   listPanes(): PaneView[];
   showPane(handle: string): PaneView;
   /** Forgets an exited pane and its stored rows; a running pane is refused (`invalid_argument`). */

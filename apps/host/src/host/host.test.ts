@@ -69,7 +69,7 @@ describe('host', () => {
   it('turns a real hook POST from inside a pane into a stored verdict that survives a restart', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-host-')), 'data');
     const host = await startHost(dataDir);
-    const pane = host.createPane({
+    const pane = await host.createPane({
       argv: ['/bin/sh', '-c', `${curlHook('UserPromptSubmit')}; exec node -e 'setTimeout(()=>{}, 60000)'`],
       cwd: '/',
     });
@@ -106,7 +106,7 @@ describe('host', () => {
   it('a permission request whose dialog never shows holds for the draw grace, then heals with no further output', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'orca-host-')), 'data');
     const host = await startHost(dataDir);
-    const pane = host.createPane({
+    const pane = await host.createPane({
       argv: [
         '/bin/sh',
         '-c',
@@ -139,7 +139,7 @@ describe('dispatch --inject', () => {
     writeFileSync(log, '');
     // Why: like a real agent, it fires its UserPromptSubmit hook when Enter submits (dispatch proves delivery by it).
     const agent = `process.stdout.write('ready> '); process.stdin.setRawMode(true); process.stdin.on('data', (d) => { require('fs').appendFileSync(${JSON.stringify(log)}, d); if (String(d).includes('\\r')) require('child_process').execSync(process.env.PROMPT_HOOK); }); setTimeout(() => {}, 60000)`;
-    const pane = host.createPane({
+    const pane = await host.createPane({
       argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node -e "$AGENT"`],
       cwd: project,
       env: { AGENT: agent, PROMPT_HOOK: curlHook('UserPromptSubmit') },
@@ -203,7 +203,7 @@ process.stdin.on('data', (d) => {
 setTimeout(() => {}, 60000);
 `,
     );
-    const pane = host.createPane({
+    const pane = await host.createPane({
       argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node "$SCRIPT"`],
       cwd: root,
       env: { SCRIPT: script, PROMPT_LOG: log, PROMPT_HOOK: curlHook('UserPromptSubmit') },
@@ -223,7 +223,7 @@ setTimeout(() => {}, 60000);
     const host = await startHost(join(root, 'data'));
     const agent =
       "process.stdout.write('› '); process.stdin.setRawMode(true); process.stdin.on('data', () => {}); setTimeout(() => {}, 60000)";
-    const pane = host.createPane({
+    const pane = await host.createPane({
       argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node -e "$AGENT"`],
       cwd: root,
       env: { AGENT: agent },
@@ -249,7 +249,7 @@ describe('dispatch fails closed at an unnamed menu', () => {
       writeFileSync(log, '');
       // An agent (idle by its hook) that paints a picker no rule of the engine knows, then reads keys.
       const agent = `process.stdout.write('Pick a colour scheme\\r\\n\\u276f 1. Dark\\r\\n  2. Light\\r\\n  3. Auto\\r\\n'); process.stdin.setRawMode(true); process.stdin.on('data', (d) => require('fs').appendFileSync(${JSON.stringify(log)}, d)); setTimeout(() => {}, 60000)`;
-      const pane = host.createPane({
+      const pane = await host.createPane({
         argv: ['/bin/sh', '-c', `${curlHook('Stop')}; exec node -e "$AGENT"`],
         cwd: root,
         env: { AGENT: agent },
@@ -312,7 +312,7 @@ describe('restart coordination', () => {
     const stale = { port: first.endpoint.port, token: first.endpoint.token };
     await hosts.splice(0)[0]?.stop();
     const second = await startHost(dataDir);
-    const pane = second.createPane({ argv: ['/bin/sleep', '60'], cwd: '/' });
+    const pane = await second.createPane({ argv: ['/bin/sleep', '60'], cwd: '/' });
     // Why: async spawn — the host answering the POST runs in this process's event loop.
     const child = spawn('/bin/sh', [join(home, '.orca', 'agent-hooks', 'claude-hook.sh')], {
       env: {

@@ -16,6 +16,8 @@ import { createHostCommandHooks } from '../command-hooks/command-hooks.ts';
 import { APP_VERSION, SHUTDOWN_PTY_GRACE_MS, STORE_COMPACTION_INTERVAL_MS } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import { createGuestRegistry } from '../guests/guests.ts';
+import { adoptKeptPanes, settleWithKeeper } from '../keeper/keeper-adoption.ts';
+import { type KeeperLink, openKeeperLink } from '../keeper/keeper-link.ts';
 import { createPaneInjection } from '../panes/injection.ts';
 import type { LivePane } from '../panes/live-pane.ts';
 import { createPaneRegistry } from '../panes/pane-registry.ts';
@@ -42,7 +44,7 @@ function cleanBaseEnv(env: Readonly<Record<string, string | undefined>>): Record
 }
 
 /** Opens the store under the claim, marks panes of a previous run exited, compacts once. */
-function openClaimedStore(path: string, claim: RuntimeClaim, log: Host['log'], now: () => number) {
+function openClaimedStore(path: string, claim: RuntimeClaim, log: Host['log'], now: () => number, keeper: boolean) {
   let store: Store;
   try {
     store = openStore(path, { onWriteError: (error) => log.error({ err: error }, 'store write failed') });
@@ -67,7 +69,8 @@ function openClaimedStore(path: string, claim: RuntimeClaim, log: Host['log'], n
     return report;
   };
   try {
-    const restarted = store.markLivePanesExited('host-restart', now());
+    // Why: with a PTY keeper the panes may still run; they are settled against it once attached.
+    const restarted = keeper ? 0 : store.markLivePanesExited('host-restart', now());
     if (restarted > 0) log.info({ panes: restarted }, 'panes from a previous run marked exited (host-restart)');
     compact();
   } catch (error) {
@@ -104,7 +107,16 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     startedAt: now(),
   });
   const log = opts.logger ?? createHostLogger(paths.logFile);
-  const { store, abandon, compact } = openClaimedStore(paths.store, claim, log, now);
+  const { store, abandon, compact } = openClaimedStore(paths.store, claim, log, now, opts.keeper === true);
+  let keeper: KeeperLink | null = null;
+  if (opts.keeper === true) {
+    try {
+      keeper = await openKeeperLink(paths, { log, env: opts.baseEnv ?? process.env });
+    } catch (error) {
+      abandon();
+      throw error;
+    }
+  }
   const compaction = setInterval(() => {
     try {
       compact();
@@ -115,6 +127,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   compaction.unref();
   const abandonStart = (): void => {
     clearInterval(compaction);
+    keeper?.detach();
     void screenPool?.close();
     abandon();
   };
@@ -186,12 +199,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     hookEnv: () => paneHookEnv(endpoint, paths.endpointEnv),
     screens: screenPool?.engine ?? inThreadScreens,
     onVerdict,
+    ...(keeper ? { spawner: () => (keeper as KeeperLink).spawner } : {}),
     onAgent: (lp, agent) => {
       if (!storeClosed) store.setPaneAgent(lp.record.handle, agent);
     },
     onExit: (lp, exit) => {
       if (storeClosed) return;
-      const cause = stopping ? 'host-restart' : 'exit';
+      const cause = exit.cause ?? (stopping ? 'host-restart' : 'exit');
+      if (lp.process.kept) keeper?.forget(lp.record.handle);
       store.markPaneExited(lp.record.handle, { at: now(), code: exit.code, signal: exit.signal, cause });
       log.info({ handle: lp.record.handle, ...exit }, 'pane exited');
       queue.paneExited(lp.record.handle);
@@ -249,17 +264,35 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     abandonStart();
     throw error;
   }
+  if (keeper) {
+    // Why: before the spool drains, so hook events posted while no host ran reach live panes.
+    const settled = settleWithKeeper(store, keeper, now);
+    const adopted = await adoptKeptPanes(settled, { link: keeper, panes, store, log });
+    log.info(
+      {
+        adopted,
+        exitedMeanwhile: settled.exitedMeanwhile,
+        gone: settled.gone,
+        orphans: settled.orphans,
+        keeper: keeper.keeperPid,
+      },
+      'panes settled with the PTY keeper',
+    );
+  }
   const injection = createPaneInjection({ livePane: panes.live, now, commandHooks });
   // Why: after the spool, so a prompt hook a stopped host never saw can prove a delivery it began.
   queue.recover();
 
-  const stop = async (): Promise<void> => {
+  const stop = async (o: { panes?: 'keep' | 'end' } = {}): Promise<void> => {
     if (stopping) return;
     stopping = true;
     // Why: first, so panes killed below leave their queued prompts queued for the next start.
     queue.stop();
     guests.disposeAll();
-    const live = panes.all();
+    // Why: panes the keeper holds outlive this host unless asked to end (`orca stop --all`).
+    const endKept = o.panes === 'end';
+    if (keeper && endKept) await keeper.stopKeeper();
+    const live = panes.all().filter((p) => !p.process.kept || endKept);
     for (const pane of live) pane.process.kill('SIGHUP');
     let grace: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
@@ -274,7 +307,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     try {
       await listener.stop();
       await commandHooks.whenIdle();
-      for (const pane of live) pane.screen.dispose();
+      for (const pane of panes.all()) pane.screen.dispose();
+      if (!endKept) keeper?.detach();
       await screenPool?.close();
       guards.flush();
       storeClosed = true;
@@ -301,6 +335,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     stop,
     gc: (o = {}) => compact(o.full === true),
     createPane: panes.create,
+    keeperPid: () => keeper?.keeperPid ?? null,
     listPanes: panes.list,
     showPane: panes.show,
     removePane: panes.remove,

@@ -1,6 +1,7 @@
 import { until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LivePane, type LivePaneRecord, startLivePane } from './live-pane.ts';
+import { spawnPaneProcess } from './pane-process.ts';
 
 const RECHECK_MS = 50;
 const panes: LivePane[] = [];
@@ -27,9 +28,17 @@ function start(argv: string[]): LivePane {
     exitSignal: null,
     exitCause: null,
   };
+  const [file, ...args] = argv;
   const pane = startLivePane({
     record,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    process: spawnPaneProcess({
+      file: file ?? '/bin/sh',
+      args,
+      cwd: '/',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      cols: 80,
+      rows: 24,
+    }),
     now: Date.now,
     onVerdict: () => undefined,
     onAgent: () => undefined,

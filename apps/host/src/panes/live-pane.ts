@@ -11,7 +11,7 @@ import {
 import type { PaneRecord } from '../store/store.ts';
 import { createForegroundReader } from './foreground-probe.ts';
 import { createPaneInput, type PaneInput } from './pane-input.ts';
-import { type PaneExit, type PaneProcess, spawnPaneProcess } from './pane-process.ts';
+import type { PaneExit, PaneProcess } from './pane-process.ts';
 import { createPaneStatus, type PaneStatus } from './pane-status.ts';
 import { createPromptHookLog, type PromptHookLog } from './prompt-hooks.ts';
 import { createPaneScreen, type PaneScreen, type ScreenEngine } from './screen.ts';
@@ -56,9 +56,13 @@ export interface LivePane {
 /** Options of {@link startLivePane}. */
 export interface LivePaneOptions {
   readonly record: LivePaneRecord;
-  readonly env: Readonly<Record<string, string>>;
-  /** Where the local process starts when it is not the pane's cwd (an ssh guest pane's cwd is remote). */
-  readonly spawnCwd?: string;
+  /** The pane's process, started by the registry (here or in the PTY keeper). */
+  readonly process: PaneProcess;
+  /**
+   * A pane taken over from the keeper: the bytes that rebuild its screen (its DEC modes, then its
+   * kept output), written before any live output and read without making status rows.
+   */
+  readonly replay?: string;
   readonly cols?: number;
   readonly rows?: number;
   readonly now: () => number;
@@ -81,29 +85,14 @@ export function verdictKey(v: Verdict): string {
 }
 
 /**
- * Starts a pane: real PTY → OSC parser → `@xterm/headless`, a status tracker, debounced verdict
- * evaluation whenever evidence changes.
+ * Runs a pane over its started process: PTY output → OSC parser → `@xterm/headless`, a status
+ * tracker, debounced verdict evaluation whenever evidence changes.
  */
 export function startLivePane(opts: LivePaneOptions): LivePane {
-  const [file, ...args] = opts.record.argv;
   const cols = opts.cols ?? DEFAULT_PANE_COLS;
   const rows = opts.rows ?? DEFAULT_PANE_ROWS;
   const screen = createPaneScreen({ cols, rows, now: opts.now, ...(opts.screens ? { engine: opts.screens } : {}) });
-  let proc: PaneProcess;
-  try {
-    proc = spawnPaneProcess({
-      file: file ?? '/bin/sh',
-      args,
-      cwd: opts.spawnCwd ?? opts.record.cwd,
-      env: opts.env,
-      cols,
-      rows,
-    });
-  } catch (error) {
-    // Why: the screen may hold an emulator in a worker; a pane that never started must not keep it.
-    screen.dispose();
-    throw error;
-  }
+  const proc = opts.process;
   const outputListeners = new Set<(display: string) => void>();
   const changeListeners = new Set<() => void>();
   let exitResolve: (exit: PaneExit) => void = () => undefined;
@@ -228,6 +217,11 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     opts.onTitle(pane, change.text);
     schedule();
   });
+  if (opts.replay) {
+    // Why: a rebuilt screen is history, not news: its OSC 9999 frames must not become fresh rows.
+    screen.write(status.filterOutput(opts.replay, { replay: true }));
+    pane.lastOutputAt = opts.now();
+  }
   proc.onData((chunk) => {
     pane.lastOutputAt = opts.now();
     const display = status.filterOutput(chunk);

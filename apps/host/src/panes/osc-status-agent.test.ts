@@ -31,7 +31,7 @@ async function startHost(): Promise<Host> {
 describe('OSC 9999 rows before any hook event', () => {
   it("a frame naming its agent (agentType) is taken without a hook having named the pane's agent", async () => {
     const host = await startHost();
-    const pane = host.createPane({
+    const pane = await host.createPane({
       argv: oscPane({ state: 'working', agentType: 'claude', toolName: 'Bash' }),
       cwd: '/',
     });
@@ -46,7 +46,7 @@ describe('OSC 9999 rows before any hook event', () => {
 
   it('a frame naming no known agent (and no hook yet) is dropped', async () => {
     const host = await startHost();
-    const pane = host.createPane({ argv: oscPane({ state: 'working', agentType: 'not-an-agent' }), cwd: '/' });
+    const pane = await host.createPane({ argv: oscPane({ state: 'working', agentType: 'not-an-agent' }), cwd: '/' });
     await until('frame printed', () => (host.showPane(pane.handle).tail?.includes('osc-sent') ? true : undefined));
     await new Promise((r) => setTimeout(r, 500));
     expect(host.showPane(pane.handle).status).toBe(null);

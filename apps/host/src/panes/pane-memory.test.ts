@@ -47,7 +47,7 @@ async function runExitingPanes(h: Host, from: number, count: number, parallel = 
   const worker = async (): Promise<void> => {
     while (next < from + count) {
       const n = next++;
-      const view = h.createPane({ argv: ['/bin/sh', '-c', `seq 1 80; echo final-screen-${n}`], cwd: '/' });
+      const view = await h.createPane({ argv: ['/bin/sh', '-c', `seq 1 80; echo final-screen-${n}`], cwd: '/' });
       handles.push(view.handle);
       await h.wait(view.handle, 'exit', 20_000);
     }
@@ -96,7 +96,7 @@ describe('exited panes free their emulator', () => {
 
   it('every reader of an exited pane answers from its frozen final screen', async () => {
     const h = await newHost();
-    const view = h.createPane({
+    const view = await h.createPane({
       argv: ['/bin/sh', '-c', `printf '\\033]0;final title\\007'; seq 1 50; printf 'bye'`],
       cwd: '/',
       cols: 40,

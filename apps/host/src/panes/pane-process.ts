@@ -5,6 +5,8 @@ import { HostError } from '../errors.ts';
 export interface PaneExit {
   readonly code: number | null;
   readonly signal: number | null;
+  /** Why it ended when the process did not end by itself (`keeper-died`: the PTY keeper went away). */
+  readonly cause?: string;
 }
 
 /** Options of {@link spawnPaneProcess}. */
@@ -17,9 +19,11 @@ export interface PaneProcessOptions {
   readonly rows: number;
 }
 
-/** A real PTY process (node-pty). */
+/** A pane's process: a real PTY here (node-pty) or one held by the PTY keeper. */
 export interface PaneProcess {
   readonly pid: number;
+  /** True when the process outlives this host (a PTY keeper holds it). */
+  readonly kept?: boolean;
   write(data: string): void;
   resize(cols: number, rows: number): void;
   kill(signal?: string): void;
@@ -89,3 +93,17 @@ export function spawnPaneProcess(opts: PaneProcessOptions): PaneProcess {
     },
   };
 }
+
+/** How a host gets a pane's process: a PTY in its own process, or one from the PTY keeper. */
+export interface PaneSpawner {
+  /** True when panes outlive the host (stopping the host leaves them running). */
+  readonly kept: boolean;
+  /** Starts `opts` as pane `id`; rejects with `ORCA_HOST_PANE_SPAWN` when it cannot start. */
+  spawn(id: string, opts: PaneProcessOptions): Promise<PaneProcess>;
+}
+
+/** Panes whose PTYs live in this host's process (they end with it). */
+export const localPaneSpawner: PaneSpawner = {
+  kept: false,
+  spawn: async (_id, opts) => spawnPaneProcess(opts),
+};

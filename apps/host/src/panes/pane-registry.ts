@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError } from '@orca/wire/rpc';
+import { DEFAULT_PANE_COLS, DEFAULT_PANE_ROWS } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
 import type { GuestRegistry } from '../guests/guests.ts';
 import type { CreatePaneOptions } from '../host/host-types.ts';
+import type { AdoptedPane } from '../keeper/keeper-link.ts';
 import type { HostLogger } from '../runtime/logger.ts';
-import type { Store } from '../store/store.ts';
+import type { PaneRecord, Store } from '../store/store.ts';
 import { verdictFromStored } from '../store/stored-verdict.ts';
 import { type LivePane, startLivePane, type Verdict } from './live-pane.ts';
+import { localPaneSpawner, type PaneProcess, type PaneSpawner } from './pane-process.ts';
 import { livePaneView, type PaneView, storedPaneView } from './pane-view.ts';
 import type { ScreenEngine } from './screen.ts';
 
@@ -27,11 +30,15 @@ export interface PaneRegistryOptions {
   readonly onExit: (pane: LivePane, exit: NonNullable<LivePane['exit']>) => void;
   /** Where each pane's terminal emulator runs. */
   readonly screens: ScreenEngine;
+  /** Where panes' processes start (default: PTYs in this process). */
+  readonly spawner?: () => PaneSpawner;
 }
 
 /** The panes of this host run: created here, listed with the stored ones, looked up by handle or key. */
 export interface PaneRegistry {
-  create(opts: CreatePaneOptions): PaneView;
+  create(opts: CreatePaneOptions): Promise<PaneView>;
+  /** Takes over a pane the PTY keeper kept running while no host was attached. */
+  adopt(record: PaneRecord, adopted: AdoptedPane): LivePane;
   list(): PaneView[];
   show(handle: string): PaneView;
   /** Forgets an exited pane (live registry and store); a running one is refused. */
@@ -66,8 +73,34 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
     const queued = o.store.countPendingQueueItems(view.handle);
     return queued > 0 ? { ...view, queued } : view;
   };
+  const run = (
+    record: Omit<PaneRecord, 'agent'> & { agent?: string | null },
+    proc: PaneProcess,
+    cols: number,
+    rows: number,
+    replay?: string,
+  ): LivePane => {
+    const { agent: _agent, ...rest } = record;
+    const pane = startLivePane({
+      record: rest,
+      process: proc,
+      cols,
+      rows,
+      ...(replay ? { replay } : {}),
+      now: o.now,
+      screens: o.screens,
+      onVerdict: o.onVerdict,
+      onAgent: o.onAgent,
+      onExit: o.onExit,
+      onTitle: (lp, title) => o.store.setPaneTitle(lp.record.handle, title),
+      onEvaluationError: (error) => o.log.error({ err: error }, 'status evaluation failed'),
+    });
+    live.set(record.handle, pane);
+    byKey.set(record.paneKey, pane);
+    return pane;
+  };
   return {
-    create(p) {
+    async create(p) {
       // Why: an empty program name is not "no program": the PTY would quietly start a shell.
       if (p.argv.length === 0 || p.argv[0] === '')
         throw new HostError('ORCA_HOST_USAGE', 'a pane needs a command to run; the command is empty');
@@ -91,25 +124,45 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
       const env = p.guest
         ? { ...o.baseEnv, TERM: 'xterm-256color' }
         : { ...o.baseEnv, TERM: 'xterm-256color', ...(p.env ?? {}), ...o.hookEnv(), ...identity };
+      const cols = p.cols ?? DEFAULT_PANE_COLS;
+      const rows = p.rows ?? DEFAULT_PANE_ROWS;
+      const [file, ...args] = argv;
+      // Why: stored first, so a hook the program posts at once is not dropped as an unknown pane.
       o.store.insertPane({ ...record, agent: null });
-      const pane = startLivePane({
-        record: { ...record, argv, title: null, exitedAt: null, exitCode: null, exitSignal: null, exitCause: null },
-        env,
-        ...(inGuest?.localCwd ? { spawnCwd: inGuest.localCwd } : {}),
-        ...(p.cols !== undefined ? { cols: p.cols } : {}),
-        ...(p.rows !== undefined ? { rows: p.rows } : {}),
-        now: o.now,
-        screens: o.screens,
-        onVerdict: o.onVerdict,
-        onAgent: o.onAgent,
-        onExit: o.onExit,
-        onTitle: (lp, title) => o.store.setPaneTitle(lp.record.handle, title),
-        onEvaluationError: (error) => o.log.error({ err: error }, 'status evaluation failed'),
-      });
-      live.set(handle, pane);
-      byKey.set(paneKey, pane);
-      o.log.info({ handle, argv: record.argv[0], cwd: record.cwd }, 'pane created');
+      let proc: PaneProcess;
+      try {
+        proc = await (o.spawner?.() ?? localPaneSpawner).spawn(handle, {
+          file: file ?? '/bin/sh',
+          args,
+          cwd: inGuest?.localCwd ?? record.cwd,
+          env,
+          cols,
+          rows,
+        });
+      } catch (error) {
+        o.store.deletePane(handle);
+        throw error;
+      }
+      const pane = run(
+        { ...record, argv, title: null, exitedAt: null, exitCode: null, exitSignal: null, exitCause: null },
+        proc,
+        cols,
+        rows,
+      );
+      o.log.info(
+        { handle, argv: record.argv[0], cwd: record.cwd, pid: proc.pid, kept: proc.kept === true },
+        'pane created',
+      );
       return livePaneView(pane, false);
+    },
+    adopt(record, adopted) {
+      const pane = run(record, adopted.process, DEFAULT_PANE_COLS, DEFAULT_PANE_ROWS, adopted.replay);
+      adopted.process.ready(adopted.to);
+      o.log.info(
+        { handle: record.handle, pid: adopted.process.pid, truncated: adopted.truncated },
+        'pane taken over from the PTY keeper',
+      );
+      return pane;
     },
     list() {
       return o.store.listPanes().map((record) => {

@@ -47,8 +47,11 @@ export interface PaneHookInput {
 
 /** The per-pane wiring of `@orca/agent-status`: evidence in, verdicts out. No rules of its own. */
 export interface PaneStatus {
-  /** Feeds raw PTY output through the OSC 9999 parser and the wait stamp; returns what to display. */
-  filterOutput(chunk: string): string;
+  /**
+   * Feeds raw PTY output through the OSC 9999 parser and the wait stamp; returns what to display.
+   * `replay` (a screen rebuilt from the keeper's ring): OSC 9999 frames are removed, not kept as rows.
+   */
+  filterOutput(chunk: string, opts?: { replay?: boolean }): string;
   /** Normalises a hook event into a row (null when the engine ignores it). */
   addHookEvent(event: PaneHookInput): StatusRow | null;
   /** The agent the pane runs, as learned from its hook events. */
@@ -115,9 +118,10 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
   };
 
   return {
-    filterOutput(chunk) {
+    filterOutput(chunk, o) {
       const { display, payloads } = osc.push(chunk);
       const now = inputs.now();
+      if (o?.replay) return display;
       for (const payload of payloads) {
         // Why: an OSC 9999 frame names its own agent; it must not wait for a hook to name the pane's.
         const source = isAgentId(payload.agentType) ? payload.agentType : agent;

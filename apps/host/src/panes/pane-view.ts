@@ -20,6 +20,10 @@ export interface PaneView {
   exited?: { code: number | null; signal: number | null; cause: string };
   /** Prompts queued for it and not delivered yet (absent: none). */
   queued?: number;
+  /** The pane process's pid while it runs. */
+  pid?: number;
+  /** True when the PTY keeper holds the process (it outlives the host). */
+  kept?: boolean;
   tail?: string;
 }
 
@@ -40,7 +44,9 @@ export function livePaneView(pane: LivePane, withTail: boolean): PaneView {
   // Why: an absent agentWait (not evaluated) must stay absent, never become null.
   writeTri(view as unknown as Record<string, unknown>, 'agentWait', readTri(verdict, 'agentWait'));
   if (pane.verdictAt !== null) view.changedAt = pane.verdictAt;
-  if (pane.exit) view.exited = { code: pane.exit.code, signal: pane.exit.signal, cause: 'exit' };
+  if (pane.exit) view.exited = { code: pane.exit.code, signal: pane.exit.signal, cause: pane.exit.cause ?? 'exit' };
+  else view.pid = pane.process.pid;
+  if (pane.process.kept) view.kept = true;
   if (withTail) {
     const rows = pane.screen.currentRows();
     while (rows.length > 0 && rows[rows.length - 1]?.trim() === '') rows.pop();

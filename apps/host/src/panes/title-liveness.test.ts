@@ -17,7 +17,7 @@ describe.skipIf(process.platform !== 'linux')('a title is live only while the pr
     const host = await createHost({ dataDir, logger: silentLogger(), home: mkdtempSync(join(tmpdir(), 'orca-home-')) });
     hosts.push(host);
     // Why: an interactive sh runs each job in its own process group, as a real agent CLI would be.
-    const pane = host.createPane({ argv: ['/bin/sh', '-i'], cwd: '/', env: { PS1: '$ ' } });
+    const pane = await host.createPane({ argv: ['/bin/sh', '-i'], cwd: '/', env: { PS1: '$ ' } });
     await until('prompt', () => (host.showPane(pane.handle).tail?.includes('$ ') ? true : undefined));
     host.send(pane.handle, `/bin/sh -c 'printf "\\033]0;✋ Waiting for approval\\007"; sleep 2; echo setter-gone'\n`);
     const held = await until('permission while the setter runs', () =>

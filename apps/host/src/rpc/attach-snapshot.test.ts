@@ -76,7 +76,7 @@ describe('the attach snapshot rebuilds the screen cell by cell', () => {
     const go = join(root, 'go');
     // Why: the TUI paints only once the pane has its final size, as a real one repaints on SIGWINCH.
     const program = `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); process.stdout.write(${JSON.stringify(frame)}); } }, 20); setTimeout(() => {}, 30000);`;
-    const pane = host.createPane({ argv: [process.execPath, '-e', program], cwd: '/' });
+    const pane = await host.createPane({ argv: [process.execPath, '-e', program], cwd: '/' });
     host.livePane(pane.handle).resize(COLS, ROWS);
     writeFileSync(go, '');
     // The host's emulator is @xterm/headless fed the pane's bytes; this one is fed the same bytes.

@@ -50,8 +50,8 @@ describe('runtime RPC over runtime.sock', () => {
 
   it('terminal.remove forgets an exited pane and its rows; a running pane or an unknown handle is refused', async () => {
     const { host, client } = await setup();
-    const running = host.createPane({ argv: ['/bin/sleep', '30'], cwd: '/' });
-    const done = host.createPane({ argv: ['/bin/true'], cwd: '/' });
+    const running = await host.createPane({ argv: ['/bin/sleep', '30'], cwd: '/' });
+    const done = await host.createPane({ argv: ['/bin/true'], cwd: '/' });
     await host.wait(done.handle, 'exit', 10_000);
     await expect(client.call('terminal.remove', { handle: running.handle })).rejects.toMatchObject({
       rpcCode: 'invalid_argument',
@@ -67,7 +67,7 @@ describe('runtime RPC over runtime.sock', () => {
 
   it('terminal.multiplex: snapshot, input to the real PTY, output rendered by the wire client', async () => {
     const { host, client } = await setup();
-    const pane = host.createPane({
+    const pane = await host.createPane({
       argv: ['/bin/sh', '-c', 'echo hello-from-pane; read x; echo "got:$x"; sleep 30'],
       cwd: '/',
     });

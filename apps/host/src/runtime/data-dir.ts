@@ -18,6 +18,10 @@ export interface DataPaths {
   readonly store: string;
   readonly logsDir: string;
   readonly logFile: string;
+  /** The PTY keeper's state dir (`keeper.json`) and its socket (may move to the runtime dir). */
+  readonly keeperDir: string;
+  readonly keeperSocket: string;
+  readonly keeperLog: string;
 }
 
 /** Inputs of {@link resolveDataDir}; all optional so tests can pin each one. */
@@ -63,6 +67,9 @@ export function dataPaths(root: string): DataPaths {
     store: join(root, 'orca.sqlite'),
     logsDir,
     logFile: join(logsDir, 'host.log'),
+    keeperDir: join(root, 'keeper'),
+    keeperSocket: join(root, 'keeper', 'keeper.sock'),
+    keeperLog: join(logsDir, 'keeper.log'),
   };
 }
 
@@ -79,7 +86,8 @@ export function ensureDataDir(
 ): DataPaths {
   const inDataDir = dataPaths(root);
   const plan = planSocketPath(root, inDataDir.socket, opts.env ?? process.env);
-  const paths: DataPaths = { ...inDataDir, socket: plan.socket };
+  const keeperPlan = planSocketPath(root, inDataDir.keeperSocket, opts.env ?? process.env, '.keeper.sock');
+  const paths: DataPaths = { ...inDataDir, socket: plan.socket, keeperSocket: keeperPlan.socket };
   assertOwnDirectory(paths.root, 'the data directory', true);
   for (const dir of [paths.agentHooksDir, paths.spoolDir, paths.logsDir]) {
     assertOwnDirectory(dir, 'the directory', false);
@@ -98,5 +106,6 @@ export function ensureDataDir(
     );
   }
   if (plan.runtimeDir !== null) ensureRuntimeDir(plan.runtimeDir);
+  if (keeperPlan.runtimeDir !== null) ensureRuntimeDir(keeperPlan.runtimeDir);
   return paths;
 }

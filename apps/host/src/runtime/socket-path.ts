@@ -18,13 +18,14 @@ const SOCKET_NAME_HASH_CHARS = 16;
 /**
  * Picks the runtime socket path for the data dir `root` without touching the disk:
  * `<root>/runtime.sock` when it fits a Unix socket address, else
- * `<$XDG_RUNTIME_DIR or /tmp>/orca-<uid>/<hash of root>.sock`. When neither fits, refuses with
+ * `<$XDG_RUNTIME_DIR or /tmp>/orca-<uid>/<hash of root><suffix>` (default `.sock`). When neither fits, refuses with
  * `ORCA_HOST_DATA_DIR` naming both paths and what to do.
  */
 export function planSocketPath(
   root: string,
   inDataDir: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  suffix = '.sock',
 ): SocketPlan {
   const uid = currentUid();
   // Why: Windows uses a named pipe, which has no such limit.
@@ -33,7 +34,7 @@ export function planSocketPath(
   const base = env.XDG_RUNTIME_DIR?.trim() || '/tmp';
   const runtimeDir = join(base, `orca-${uid}`);
   const name = createHash('sha256').update(resolve(root)).digest('hex').slice(0, SOCKET_NAME_HASH_CHARS);
-  const socket = join(runtimeDir, `${name}.sock`);
+  const socket = join(runtimeDir, `${name}${suffix}`);
   if (Buffer.byteLength(socket) > UNIX_SOCKET_PATH_MAX_BYTES) {
     throw new HostError(
       'ORCA_HOST_DATA_DIR',

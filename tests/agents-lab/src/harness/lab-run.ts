@@ -115,7 +115,7 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
     throw error;
   }
   opts.beforeStart?.(ctx);
-  const pane = host.createPane({
+  const pane = await host.createPane({
     argv: profile.argv(ctx),
     cwd: project,
     env: profile.env(ctx),

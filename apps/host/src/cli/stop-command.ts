@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { connectKeeper, pidAlive, readKeeperInfo } from '@orca/keeper';
+import type { Command } from 'commander';
+import { APP_VERSION, EXIT_OK, STOP_WAIT_MS } from '../constants.ts';
+import { HostError } from '../errors.ts';
+import { dataPaths, resolveDataDir } from '../runtime/data-dir.ts';
+import { readRuntimeInfo } from '../runtime/runtime-file.ts';
+import type { CliContext } from './cli-context.ts';
+import { printableField, terminalSafeJson } from './printable.ts';
+import { withClient } from './runtime-commands.ts';
+
+async function gone(pid: number, what: string): Promise<void> {
+  const deadline = Date.now() + STOP_WAIT_MS;
+  while (pidAlive(pid)) {
+    if (Date.now() > deadline) {
+      throw new HostError('ORCA_HOST_NOT_RUNNING', `${what} (pid ${pid}) did not stop within ${STOP_WAIT_MS / 1000} s`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * `orca stop [--all]`: stops the host of the data dir (its agents keep running in the PTY keeper,
+ * for the next `orca start`); `--all` ends the keeper and every agent too (a running host first).
+ */
+export function addStopCommand(program: Command, { io, state, globals }: CliContext): void {
+  program
+    .command('stop')
+    .description('stop the host (agents keep running in the PTY keeper); --all ends the keeper and every agent too')
+    .option('--all', 'also end the PTY keeper and every pane it holds')
+    .action(async (o: { all?: boolean }) => {
+      const paths = dataPaths(resolveDataDir({ flag: globals().dataDir }));
+      const host = readRuntimeInfo(paths.runtimeJson);
+      const keeper = readKeeperInfo(join(paths.keeperDir, 'keeper.json'));
+      const keeperAlive = keeper !== null && pidAlive(keeper.pid);
+      const done: { host?: number; keeper?: number } = {};
+      if (host && pidAlive(host.pid)) {
+        await withClient(globals, (c) => c.call('host.shutdown', { panes: o.all ? 'end' : 'keep' }));
+        await gone(host.pid, 'the host');
+        done.host = host.pid;
+      }
+      if (o.all && keeper && keeperAlive) {
+        // Why: a host asked to end its panes stops the keeper itself; without a host we ask it.
+        if (pidAlive(keeper.pid) && done.host === undefined) {
+          const link = await connectKeeper(keeper.socket, { pid: process.pid, version: APP_VERSION });
+          await link.stopKeeper();
+          link.close();
+        }
+        await gone(keeper.pid, 'the PTY keeper');
+        done.keeper = keeper.pid;
+      }
+      if (done.host === undefined && done.keeper === undefined) {
+        throw new HostError(
+          'ORCA_HOST_NOT_RUNNING',
+          `no host${o.all ? ' or PTY keeper' : ''} is running on ${paths.root}`,
+        );
+      }
+      const stillKept = !o.all && keeper && pidAlive(keeper.pid) ? keeper.pid : null;
+      const human = [
+        done.host !== undefined ? `stopped the host (pid ${done.host})` : 'no host was running',
+        done.keeper !== undefined ? `ended the PTY keeper (pid ${done.keeper}) and its panes` : '',
+        stillKept !== null ? `agents keep running in orca-keeper pid ${stillKept}; \`orca start\` takes them over` : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
+      io.out(globals().json ? terminalSafeJson({ stopped: done, keeperRunning: stillKept }) : printableField(human));
+      state.exit = EXIT_OK;
+    });
+}

@@ -1,0 +1,244 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  connectKeeper,
+  KeeperCallError,
+  type KeeperClient,
+  type KeptPaneInfo,
+  keeperCommand,
+  modesReplay,
+  pidAlive,
+  readKeeperInfo,
+} from '@orca/keeper';
+import { APP_VERSION, DATA_DIR_MODE, DATA_FILE_MODE, KEEPER_START_TIMEOUT_MS } from '../constants.ts';
+import { HostError } from '../errors.ts';
+import type { PaneExit, PaneProcess, PaneSpawner } from '../panes/pane-process.ts';
+import type { DataPaths } from '../runtime/data-dir.ts';
+import type { HostLogger } from '../runtime/logger.ts';
+import { type KeeperProcess, keeperProcess } from './keeper-process.ts';
+
+/** A held pane taken over by this host: its process, and the bytes that rebuild its screen. */
+export interface AdoptedPane {
+  readonly process: KeeperProcess;
+  /** The DEC modes it had set, then its kept output (oldest may be missing: `truncated`). */
+  readonly replay: string;
+  readonly truncated: boolean;
+  /** Output position the replay ends at: call `process.ready(to)` once the replay is written. */
+  readonly to: number;
+  /** It ended while no host was attached. */
+  readonly exit?: PaneExit;
+}
+
+/** This host's link to the data dir's PTY keeper. */
+export interface KeeperLink {
+  readonly spawner: PaneSpawner;
+  /** The panes the keeper held when this host attached. */
+  readonly held: readonly KeptPaneInfo[];
+  /** True when this host started the keeper (so it held nothing from before). */
+  readonly started: boolean;
+  readonly keeperPid: number;
+  adopt(info: KeptPaneInfo): Promise<AdoptedPane>;
+  /** Lets the keeper drop an exited pane the host has recorded. */
+  forget(id: string): void;
+  /** Ends a pane no store knows (an orphan). */
+  kill(id: string): void;
+  /** Detaches: the panes keep running in the keeper. */
+  detach(): void;
+  /** Kills every pane and ends the keeper (`orca stop --all`). */
+  stopKeeper(): Promise<void>;
+}
+
+function tail(path: string, chars = 600): string {
+  try {
+    return readFileSync(path, 'utf8').slice(-chars).trim();
+  } catch {
+    return '';
+  }
+}
+
+/** Starts `orca-keeper` for `paths`, detached from this process (its log: `logs/keeper.log`, 0600). */
+function launchKeeper(paths: DataPaths, env: Readonly<Record<string, string | undefined>>): number {
+  mkdirSync(paths.keeperDir, { recursive: true, mode: DATA_DIR_MODE });
+  const log = openSync(paths.keeperLog, 'a', DATA_FILE_MODE);
+  try {
+    const { file, args } = keeperCommand();
+    const clean: Record<string, string> = {};
+    for (const [k, v] of Object.entries(env)) if (v !== undefined && !/^ORCA_/i.test(k)) clean[k] = v;
+    const child = spawn(file, [...args, '--state-dir', paths.keeperDir, '--socket', paths.keeperSocket], {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: clean,
+      cwd: paths.root,
+    });
+    child.unref();
+    if (child.pid === undefined) throw new Error('the keeper process did not start');
+    return child.pid;
+  } finally {
+    closeSync(log);
+  }
+}
+
+async function connectAsHost(socket: string): Promise<KeeperClient> {
+  return connectKeeper(socket, { pid: process.pid, version: APP_VERSION });
+}
+
+/**
+ * Finds the data dir's keeper (`keeper/keeper.json`) or starts one, and attaches to it as this
+ * host. Refuses with `ORCA_HOST_KEEPER` when the keeper speaks another protocol, serves another
+ * live host, or does not come up.
+ */
+export async function openKeeperLink(
+  paths: DataPaths,
+  o: { log: HostLogger; env?: Readonly<Record<string, string | undefined>> },
+): Promise<KeeperLink> {
+  const infoPath = join(paths.keeperDir, 'keeper.json');
+  let client: KeeperClient | null = null;
+  let started = false;
+  const existing = readKeeperInfo(infoPath);
+  const refuse = (error: unknown): never => {
+    const code = error instanceof KeeperCallError ? error.code : 'link_failed';
+    const what =
+      code === 'protocol_mismatch'
+        ? `; stop it with \`orca stop --all\` (its panes end) or run a host of its version`
+        : code === 'keeper_busy'
+          ? '; another host is attached to it'
+          : '';
+    throw new HostError(
+      'ORCA_HOST_KEEPER',
+      `the PTY keeper of ${paths.root} refused this host: ${(error as Error).message}${what}`,
+      {
+        cause: error,
+        context: { code },
+      },
+    );
+  };
+  if (existing && pidAlive(existing.pid)) {
+    try {
+      client = await connectAsHost(existing.socket);
+    } catch (error) {
+      if (!(error instanceof KeeperCallError) || !error.code.startsWith('link_')) refuse(error);
+      o.log.warn({ pid: existing.pid, err: error }, 'the recorded keeper does not answer; starting another');
+    }
+  }
+  if (!client) {
+    const pid = launchKeeper(paths, o.env ?? process.env);
+    started = true;
+    const deadline = Date.now() + KEEPER_START_TIMEOUT_MS;
+    let last: unknown = null;
+    while (!client) {
+      if (Date.now() > deadline || !pidAlive(pid)) {
+        throw new HostError(
+          'ORCA_HOST_KEEPER',
+          `the PTY keeper did not start (pid ${pid}): ${(last as Error | null)?.message ?? 'no answer'}; its log ${paths.keeperLog}: ${tail(paths.keeperLog) || '(empty)'}`,
+          { cause: last },
+        );
+      }
+      const info = readKeeperInfo(infoPath);
+      if (info?.pid === pid) {
+        try {
+          client = await connectAsHost(info.socket);
+        } catch (error) {
+          if (error instanceof KeeperCallError && !error.code.startsWith('link_')) refuse(error);
+          last = error;
+        }
+      }
+      if (!client) await new Promise((r) => setTimeout(r, 50));
+    }
+    o.log.info({ pid, socket: paths.keeperSocket }, 'PTY keeper started');
+  } else {
+    o.log.info({ pid: client.welcome.pid, panes: client.welcome.panes.length }, 'attached to the running PTY keeper');
+  }
+  const link = client;
+  const processes = new Map<string, KeeperProcess>();
+  /** Output of a pane whose spawn answer has not been read yet (the keeper streams at once). */
+  const early = new Map<string, { chunk: string; to: number }[]>();
+  let detached = false;
+  link.onData((id, data, to) => {
+    const proc = processes.get(id);
+    if (proc) proc.data(data, to);
+    else early.get(id)?.push({ chunk: data, to });
+  });
+  link.onExit((id, exit) => processes.get(id)?.exit({ code: exit.code, signal: exit.signal }));
+  link.onClose((why) => {
+    if (detached) return;
+    o.log.error({ why }, 'the PTY keeper went away: its panes end (keeper-died)');
+    for (const proc of processes.values()) proc.exit({ code: null, signal: null, cause: 'keeper-died' });
+  });
+  const register = (id: string, proc: KeeperProcess): void => {
+    processes.set(id, proc);
+    proc.onExit(() => processes.delete(id));
+  };
+  const spawner: PaneSpawner = {
+    kept: true,
+    async spawn(id, opts): Promise<PaneProcess> {
+      if (link.closed) {
+        throw new HostError(
+          'ORCA_HOST_PANE_SPAWN',
+          'the PTY keeper is gone; restart the host (`orca start`) to start a new one',
+        );
+      }
+      early.set(id, []);
+      try {
+        const { pid } = await link.spawn({
+          id,
+          file: opts.file,
+          args: [...opts.args],
+          cwd: opts.cwd,
+          env: { ...opts.env },
+          cols: opts.cols,
+          rows: opts.rows,
+        });
+        const proc = keeperProcess(link, id, pid);
+        register(id, proc);
+        for (const e of early.get(id) ?? []) proc.data(e.chunk, e.to);
+        proc.ready(0);
+        return proc;
+      } catch (error) {
+        throw new HostError(
+          'ORCA_HOST_PANE_SPAWN',
+          `cannot start ${opts.file}: ${(error as Error).message}; check the command and --cwd`,
+          {
+            cause: error,
+            context: { file: opts.file },
+          },
+        );
+      } finally {
+        early.delete(id);
+      }
+    },
+  };
+  return {
+    spawner,
+    held: link.welcome.panes,
+    started,
+    keeperPid: link.welcome.pid,
+    async adopt(info) {
+      const proc = keeperProcess(link, info.id, info.pid);
+      register(info.id, proc);
+      const slice = await link.attach(info.id, 0);
+      return {
+        process: proc,
+        replay: modesReplay(slice.modes) + slice.data,
+        truncated: slice.truncated,
+        to: slice.to,
+        ...(slice.exit ? { exit: { code: slice.exit.code, signal: slice.exit.signal } } : {}),
+      };
+    },
+    forget(id) {
+      if (!link.closed) void link.forget(id).catch(() => undefined);
+    },
+    kill(id) {
+      if (!link.closed) link.kill(id, 'SIGKILL');
+    },
+    detach() {
+      detached = true;
+      link.close();
+    },
+    async stopKeeper() {
+      detached = true;
+      if (!link.closed) await link.stopKeeper().catch(() => undefined);
+      link.close();
+    },
+  };
+}
