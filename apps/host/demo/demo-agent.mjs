@@ -10,7 +10,8 @@
 // refused injection wrote nothing). ORCA_DEMO_PROMPT_LOG — file receiving one JSON line per user
 // turn (the prompt as submitted: what a model server would see). ORCA_DEMO_TOOL — `always` (the
 // default: every turn asks to run its tool), `never`, or `keyword:WORD` (only prompts holding
-// WORD). ORCA_DEMO_REPLY_MS — how long a turn's reply takes (default 800). Typing `/exit` + Enter
+// WORD). ORCA_DEMO_REPLY_MS — how long a turn's reply takes (default 800). ORCA_DEMO_START_LOG — file
+// receiving one JSON line per start ({argv, sessionId}); `--resume ID` continues session ID. Typing `/exit` + Enter
 // quits with code 0. Bracketed paste is on: a pasted Enter is a newline in the draft, not a submit.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -18,7 +19,10 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-const sessionId = randomUUID();
+// Why: like Claude Code, `--resume ID` continues session ID (orca resume relaunches it that way).
+const resumeAt = process.argv.indexOf('--resume');
+const resumed = resumeAt >= 0 ? process.argv[resumeAt + 1] : undefined;
+const sessionId = resumed ?? randomUUID();
 const echoLog = process.env.ORCA_DEMO_ECHO_LOG;
 const out = (text) => process.stdout.write(text);
 const setTitle = (title) => out(`\x1b]0;${title}\x07`);
@@ -201,8 +205,12 @@ process.stdin.on('data', (chunk) => {
   }
 });
 
+if (process.env.ORCA_DEMO_START_LOG) {
+  appendFileSync(process.env.ORCA_DEMO_START_LOG, `${JSON.stringify({ argv: process.argv.slice(2), sessionId })}\n`);
+}
 out('\x1b[?2004h');
 out('\x1b[1m Claude Code\x1b[0m (orca demo agent \u2014 no real model behind it)\r\n');
 out(` cwd: ${process.cwd()}\r\n`);
-fire('SessionStart', { source: 'startup', model: 'demo' });
+if (resumed) out(` resumed session ${resumed}\r\n`);
+fire('SessionStart', { source: resumed ? 'resume' : 'startup', model: 'demo' });
 composer();

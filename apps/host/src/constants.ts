@@ -103,6 +103,8 @@ export const WEB_SOCKET_PATH = '/ws';
 /** Largest WebSocket message the web server accepts (bytes). */
 export const WEB_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
+/** Longest agent session id the host records from a hook payload (chars). */
+export const SESSION_ID_MAX_CHARS = 200;
 /** How long `orca stop` waits for the host (and with `--all` the keeper) to exit (ms). */
 export const STOP_WAIT_MS = 20_000;
 /** How long a host waits for a PTY keeper it started to answer (ms). */

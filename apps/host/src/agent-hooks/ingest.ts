@@ -1,5 +1,6 @@
 import { submittedPromptOf } from '@orca/agent-status/submit';
 import { acceptRelayed, type RelayedEvent } from '@orca/relay/listener';
+import { SESSION_ID_MAX_CHARS } from '../constants.ts';
 import type { LivePane } from '../panes/live-pane.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { Store } from '../store/store.ts';
@@ -22,6 +23,14 @@ function eventNameOf(event: RelayedEvent): string | undefined {
   const p = event.payload as Record<string, unknown>;
   const name = p.hook_event_name ?? p.hookEventName;
   return typeof name === 'string' ? name : undefined;
+}
+
+/** The agent's session id a hook payload carries (`session_id`, `sessionId`), or null. */
+function sessionIdOf(payload: unknown): string | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const p = payload as Record<string, unknown>;
+  const id = p.session_id ?? p.sessionId;
+  return typeof id === 'string' && id.length > 0 && id.length <= SESSION_ID_MAX_CHARS ? id : null;
 }
 
 /** The `receivedAt` a spooled line carries, clamped to [0, now]; `now` when it has none. */
@@ -52,6 +61,12 @@ export function createHookIngest(o: {
     const eventName = eventNameOf(accepted);
     const row = running ? pane.status.addHookEvent(accepted) : null;
     if (running) {
+      // Why: the session id is what a resume after the keeper is gone needs (issue 26).
+      const session = sessionIdOf(accepted.payload);
+      if (session !== null && session !== pane.sessionId) {
+        pane.sessionId = session;
+        o.store.setPaneSession(pane.record.handle, session);
+      }
       // Why: a dispatch is proven by the prompt hook carrying its own text (issue 25).
       const prompt = submittedPromptOf(accepted.source, eventName, accepted.payload);
       if (prompt !== undefined) pane.promptHooks.record(accepted.receivedAt, prompt);

@@ -11,6 +11,7 @@ import { formatHookInstallReport } from './human-lines.ts';
 import { type CliIo, processIo, reportError, UsageError } from './output.ts';
 import { printableBlock, printableField, terminalSafeJson } from './printable.ts';
 import { addQueueCommands } from './queue-commands.ts';
+import { addResumeCommands } from './resume-commands.ts';
 import { addRuntimeCommands } from './runtime-commands.ts';
 import { runStart } from './start.ts';
 import { addStopCommand } from './stop-command.ts';
@@ -85,6 +86,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
     .option('--web <addr>', 'serve the browser client and its WebSocket on ADDR:PORT (loopback: 127.0.0.1:PORT)')
     .option('--web-bind-any', 'allow --web on a non-loopback address (prints a warning)')
     .option('--no-keeper', 'run the PTYs in this process: panes end with the host (default: the PTY keeper keeps them)')
+    .option('--resume', 'start again every agent session that ended with its keeper or host (see `orca resume ls`)')
     .addOption(
       new Option(
         '--screen-workers <n>',
@@ -100,6 +102,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
         web?: string;
         webBindAny?: boolean;
         keeper?: boolean;
+        resume?: boolean;
       }) => {
         state.exit = await runStart(io, globals(), o);
       },
@@ -109,6 +112,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
   addRuntimeCommands(program, ctx);
   addQueueCommands(program, ctx);
   addStopCommand(program, ctx);
+  addResumeCommands(program, ctx);
   addCommandHooksCommands(program, ctx);
   addWebCommands(program, ctx);
 

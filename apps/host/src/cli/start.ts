@@ -11,6 +11,7 @@ import {
   SHUTDOWN_FORCE_AFTER_MS,
 } from '../constants.ts';
 import { createHost, type Host } from '../host/host.ts';
+import { listResumable, resumePanes } from '../resume/resume-panes.ts';
 import { startRuntimeServer } from '../rpc/runtime-server.ts';
 import type { RpcSocketServer } from '../rpc/socket-server.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
@@ -21,6 +22,7 @@ import { startWebServer, type WebServer } from '../web/web-server.ts';
 import type { GlobalOptions } from './cli-context.ts';
 import { type CliIo, UsageError } from './output.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
+import { formatResumeReport } from './resume-commands.ts';
 import { parseWebAddress, type WebAddress } from './web-address.ts';
 
 /**
@@ -84,6 +86,8 @@ export async function runStart(
     screenWorkers?: number;
     /** false: PTYs in the host process (they end with it); default true: the data dir's PTY keeper. */
     keeper?: boolean;
+    /** Resume every agent session that ended with its keeper or host, once the host is up. */
+    resume?: boolean;
   },
 ): Promise<number> {
   const dataDir = resolveDataDir({ flag: globals.dataDir });
@@ -183,6 +187,18 @@ export async function runStart(
             tcp ? `; RPC on ${tcp.url}, token in ${printableField(tcp.tokenFile)}` : ''
           }${webReady ? `\nopen ${webReady.pairingUrl} (one-time pairing link)` : ''}`,
     );
+  // Why: after a reboot or `orca stop --all` the sessions are offered; `--resume` takes the offer.
+  const resumable = listResumable(host.store);
+  if (o.resume && resumable.length > 0) {
+    const report = await resumePanes(host);
+    if (globals.json) io.out(terminalSafeJson({ resume: report }));
+    else for (const line of formatResumeReport(report)) io.out(line);
+  } else if (resumable.length > 0 && !globals.json) {
+    const can = resumable.filter((c) => 'argv' in c.plan).length;
+    io.out(
+      `${resumable.length} pane(s) ended with their keeper or host; ${can} can be resumed: \`orca resume ls\`, \`orca resume run\` (or start with --resume)`,
+    );
+  }
   await signalled;
   try {
     await (webServer?.close() ?? Promise.resolve()).finally(() =>

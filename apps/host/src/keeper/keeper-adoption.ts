@@ -70,6 +70,7 @@ export async function adoptKeptPanes(
     try {
       const taken = await o.link.adopt(info);
       const pane = o.panes.adopt(record, taken);
+      pane.sessionId = record.sessionId ?? null;
       for (const row of o.store.hookRows(record.paneKey).slice(-PANE_STATUS_ROWS_KEPT)) {
         const payload = row.envelope.payload;
         pane.status.addHookEvent({

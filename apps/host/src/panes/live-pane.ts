@@ -35,6 +35,8 @@ export interface LivePane {
   lastOutputAt: number;
   /** A prompt was injected into the current generation (tui-idle rule). */
   acceptedPrompt: boolean;
+  /** The agent's session id its hooks reported last (stored for a resume), or null. */
+  sessionId: string | null;
   /** The pane's prompt-submit hook events (UserPromptSubmit class) with the prompt each carried. */
   readonly promptHooks: PromptHookLog;
   /**
@@ -191,6 +193,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     verdictAt: null,
     lastOutputAt: opts.now(),
     acceptedPrompt: false,
+    sessionId: null,
     promptHooks: createPromptHookLog(),
     // Why: read `pane.write` at each call, so a wrapper set on the pane later sees every byte.
     input: createPaneInput((data) => pane.write(data), opts.now),

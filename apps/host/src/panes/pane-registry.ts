@@ -5,6 +5,7 @@ import { HostError, refusal } from '../errors.ts';
 import type { GuestRegistry } from '../guests/guests.ts';
 import type { CreatePaneOptions } from '../host/host-types.ts';
 import type { AdoptedPane } from '../keeper/keeper-link.ts';
+import { candidateOf } from '../resume/resume-candidates.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { PaneRecord, Store } from '../store/store.ts';
 import { verdictFromStored } from '../store/stored-verdict.ts';
@@ -71,7 +72,15 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
   };
   const withQueued = (view: PaneView): PaneView => {
     const queued = o.store.countPendingQueueItems(view.handle);
-    return queued > 0 ? { ...view, queued } : view;
+    let out = queued > 0 ? { ...view, queued } : view;
+    // Why: a pane of this run that ended with its keeper is offered for a resume like a stored one.
+    if (view.exited && !('resume' in view)) {
+      const record = o.store.getPane(view.handle);
+      const candidate = record ? candidateOf(record) : null;
+      if (candidate) out = { ...out, resume: candidate.plan };
+      if (record?.resumedAs) out = { ...out, resumedAs: record.resumedAs };
+    }
+    return out;
   };
   const run = (
     record: Omit<PaneRecord, 'agent'> & { agent?: string | null },
@@ -128,7 +137,11 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
       const rows = p.rows ?? DEFAULT_PANE_ROWS;
       const [file, ...args] = argv;
       // Why: stored first, so a hook the program posts at once is not dropped as an unknown pane.
-      o.store.insertPane({ ...record, agent: null });
+      o.store.insertPane({
+        ...record,
+        agent: null,
+        launch: { env: { ...(p.env ?? {}) }, ...(p.cols ? { cols } : {}), ...(p.rows ? { rows } : {}) },
+      });
       let proc: PaneProcess;
       try {
         proc = await (o.spawner?.() ?? localPaneSpawner).spawn(handle, {

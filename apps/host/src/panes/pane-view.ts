@@ -1,4 +1,5 @@
 import { readTri, writeTri } from '@orca/wire/compat';
+import { candidateOf } from '../resume/resume-candidates.ts';
 import type { PaneRecord } from '../store/store.ts';
 import type { LivePane, Verdict } from './live-pane.ts';
 
@@ -24,6 +25,13 @@ export interface PaneView {
   pid?: number;
   /** True when the PTY keeper holds the process (it outlives the host). */
   kept?: boolean;
+  /**
+   * A pane that ended with its keeper or host: the command that resumes its agent's session
+   * (`orca resume run`), or why it cannot. Absent otherwise.
+   */
+  resume?: { argv: readonly string[] } | { reason: string };
+  /** The pane that resumed this one's session. */
+  resumedAs?: string;
   tail?: string;
 }
 
@@ -72,5 +80,8 @@ export function storedPaneView(record: PaneRecord, verdict: Verdict | null): Pan
   if (record.exitedAt !== null) {
     view.exited = { code: record.exitCode, signal: record.exitSignal, cause: record.exitCause ?? 'exit' };
   }
+  const candidate = candidateOf(record);
+  if (candidate) view.resume = candidate.plan;
+  if (record.resumedAs) view.resumedAs = record.resumedAs;
   return view;
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { APP_VERSION } from '../constants.ts';
 import type { Host } from '../host/host-types.ts';
 import { queueMethods } from './queue-methods.ts';
+import { resumeMethods } from './resume-methods.ts';
 
 /** Capabilities this host reports in `status.get` (`area.feature.vN`). */
 export const HOST_CAPABILITIES = [
@@ -24,6 +25,7 @@ export const HOST_CAPABILITIES = [
   'store.gc.v1',
   'prompt.queue.v1',
   'terminal.input-lock.v1',
+  'pane.resume.v1',
 ] as const;
 
 /** The `status.get` result of this host. */
@@ -97,6 +99,7 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
       handler: (p) => host.wait(p.handle, p.for, p.timeoutMs),
     }),
     ...queueMethods(host),
+    ...resumeMethods(host),
     defineMethod({
       name: 'guest.add',
       params: z.object({

@@ -108,4 +108,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX prompt_queue_pane ON prompt_queue (handle, state, position);
     `,
   },
+  {
+    version: 6,
+    name: 'pane launch (env, size), agent session id, resumed-as for resume after the keeper is gone',
+    sql: `
+      ALTER TABLE panes ADD COLUMN launch TEXT;
+      ALTER TABLE panes ADD COLUMN session_id TEXT;
+      ALTER TABLE panes ADD COLUMN resumed_as TEXT;
+    `,
+  },
 ];

@@ -17,6 +17,36 @@ export interface PaneRecord {
   readonly exitCode: number | null;
   readonly exitSignal: number | null;
   readonly exitCause: string | null;
+  /** What it was started with beyond argv and cwd (for a resume): the pane's own env, its size. */
+  readonly launch?: PaneLaunch | null;
+  /** The agent's own session id, from its hooks (the newest seen). */
+  readonly sessionId?: string | null;
+  /** The pane that resumed this one's session. */
+  readonly resumedAs?: string | null;
+}
+
+/** The launch of a pane a resume repeats: the env given to it (not the host's), its size. */
+export interface PaneLaunch {
+  readonly env: Readonly<Record<string, string>>;
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+const PaneLaunchSchema = z.object({
+  env: z.record(z.string(), z.string()),
+  cols: z.number().int().positive().optional(),
+  rows: z.number().int().positive().optional(),
+});
+
+/** A stored launch (JSON), or null when absent or malformed. */
+export function parsePaneLaunch(text: string | null | undefined): PaneLaunch | null {
+  if (!text) return null;
+  try {
+    const r = PaneLaunchSchema.safeParse(JSON.parse(text));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A stored hook event: the raw accepted envelope plus the normalised row (null if ignored). */
@@ -91,6 +121,9 @@ export interface PaneRow {
   exit_code: number | null;
   exit_signal: number | null;
   exit_cause: string | null;
+  launch?: string | null;
+  session_id?: string | null;
+  resumed_as?: string | null;
 }
 
 export interface HookRowRow {
@@ -129,6 +162,9 @@ export function toPane(r: PaneRow): PaneRecord {
     exitCode: r.exit_code,
     exitSignal: r.exit_signal,
     exitCause: r.exit_cause,
+    launch: parsePaneLaunch(r.launch),
+    sessionId: r.session_id ?? null,
+    resumedAs: r.resumed_as ?? null,
   };
 }
 

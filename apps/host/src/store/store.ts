@@ -24,6 +24,7 @@ export type {
   GuestOptionsRecord,
   GuestRecord,
   HookRowRecord,
+  PaneLaunch,
   PaneRecord,
   StoredAgentWait,
   VerdictRecord,
@@ -38,7 +39,13 @@ export type { GcReport } from './retention.ts';
 export interface Store extends QueueStore {
   readonly path: string;
   schemaVersion(): number;
-  insertPane(pane: Omit<PaneRecord, 'exitedAt' | 'exitCode' | 'exitSignal' | 'exitCause' | 'title'>): void;
+  insertPane(
+    pane: Omit<PaneRecord, 'exitedAt' | 'exitCode' | 'exitSignal' | 'exitCause' | 'title' | 'sessionId' | 'resumedAs'>,
+  ): void;
+  /** Records the agent's session id of a pane (from its hooks). */
+  setPaneSession(handle: string, sessionId: string): void;
+  /** Records that `resumedAs` resumed the session of `handle`. */
+  setPaneResumedAs(handle: string, resumedAs: string): void;
   setPaneTitle(handle: string, title: string): void;
   setPaneAgent(handle: string, agent: string): void;
   markPaneExited(handle: string, exit: { at: number; code: number | null; signal: number | null; cause: string }): void;
@@ -121,9 +128,11 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const retention = hookRowRetention(db);
   const stmt = {
     insertPane: db.prepare(
-      `INSERT INTO panes (handle, pane_key, tab_id, name, cwd, argv, guest, agent, created_at)
-       VALUES (@handle, @paneKey, @tabId, @name, @cwd, @argv, @guest, @agent, @createdAt)`,
+      `INSERT INTO panes (handle, pane_key, tab_id, name, cwd, argv, guest, agent, created_at, launch)
+       VALUES (@handle, @paneKey, @tabId, @name, @cwd, @argv, @guest, @agent, @createdAt, @launch)`,
     ),
+    setSession: db.prepare('UPDATE panes SET session_id = ? WHERE handle = ?'),
+    setResumedAs: db.prepare('UPDATE panes SET resumed_as = ? WHERE handle = ?'),
     setTitle: db.prepare('UPDATE panes SET title = ? WHERE handle = ?'),
     setAgent: db.prepare('UPDATE panes SET agent = ? WHERE handle = ?'),
     exited: db.prepare(
@@ -189,7 +198,14 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
         guest: p.guest,
         agent: p.agent,
         createdAt: p.createdAt,
+        launch: p.launch ? JSON.stringify(p.launch) : null,
       });
+    },
+    setPaneSession(handle, sessionId) {
+      stmt.setSession.run(sessionId, handle);
+    },
+    setPaneResumedAs(handle, resumedAs) {
+      stmt.setResumedAs.run(resumedAs, handle);
     },
     setPaneTitle(handle, title) {
       stmt.setTitle.run(title, handle);

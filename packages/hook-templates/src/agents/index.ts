@@ -16,4 +16,5 @@ export {
   launcherEnvFor,
   protocolLineFor,
 } from './registry.ts';
+export { RESUME_SPECS, type ResumePlan, type ResumeSpec, resumePlan } from './resume.ts';
 export { AGENT_IDS, type AgentId, HOOK_SOURCES, type HookSource, isAgentId } from './sources.ts';
