@@ -154,6 +154,16 @@ export const DISPATCH_WORKING_WAIT_MS = 3_000;
 
 /** Largest prompt `dispatch` and the queue take (bytes of UTF-8); larger ones are refused with `prompt_too_large`. */
 export const PROMPT_MAX_BYTES = 64 * 1024;
+/** A screen-proven prompt's hook still expected this long; it then proves no later prompt (ms). */
+export const PROMPT_HOOK_OWED_MS = 30_000;
+/** Raw input (a keyboard, `terminal send`) this recent keeps a delivery waiting: someone is typing (ms). */
+export const TYPING_QUIET_BEFORE_DELIVERY_MS = 2_000;
+/** After the submit key, how long raw input stays refused (the retry window); then only the proof is awaited (ms). */
+export const RAW_INPUT_REOPEN_AFTER_MS = 3_500;
+/** How long a stopping host lets deliveries that wrote their text send their submit key (ms). */
+export const DELIVERY_STOP_GRACE_MS = 3_000;
+/** Longest `--timeout` a dispatch or `orca queue wait` takes (ms): 24 h. */
+export const WAIT_TIMEOUT_MAX_MS = 24 * 60 * 60 * 1000;
 /** Prompt-submit hook events kept per pane for the per-prompt proof of a dispatch (events). */
 export const PROMPT_HOOKS_KEPT = 32;
 /** Prompts a pane's queue holds that are not delivered yet (queued or delivering); more is `queue_full`. */

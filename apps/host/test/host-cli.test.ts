@@ -190,7 +190,11 @@ describe('orca queue (real CLI processes against orca start)', () => {
       expect((await json('queue', 'rm', '999999')).code).toBe(1);
       const listed = await orca('queue', 'ls', handle);
       expect(listed.stdout.split('\n').filter(Boolean)).toEqual([
-        expect.stringMatching(new RegExp(`^${b}  ${handle}  queued #1 \\(expires \\S+\\)  "second after the menu"$`)),
+        expect.stringMatching(
+          new RegExp(
+            `^${b}  ${handle}  queued #1 \\(expires \\S+\\)( \\(waiting for [^)]+\\)+)?  "second after the menu"$`,
+          ),
+        ),
         `${a.id}  ${handle}  queued #2  "first after the menu"`,
         expect.stringMatching(new RegExp(`^${c}  ${handle}  cancelled`)),
       ]);

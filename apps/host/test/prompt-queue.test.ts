@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '@orca/testkit';
+import { endKeeper, until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installHooks } from '../src/agent-hooks/install-hooks.ts';
 import { PROMPT_MAX_BYTES, QUEUE_MAX_PENDING_PER_PANE } from '../src/constants.ts';
@@ -11,8 +11,10 @@ import type { QueueItemView } from '../src/panes/prompt-queue.ts';
 import { silentLogger } from '../src/runtime/logger.ts';
 
 const hosts: Host[] = [];
+const keeperDirs: string[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.stop().catch(() => undefined);
+  for (const d of keeperDirs.splice(0)) await endKeeper(d);
 });
 
 async function startHost(dataDir: string): Promise<Host> {
@@ -125,11 +127,65 @@ describe('receipts proven per prompt', () => {
       env: { AGENT: agent, PROMPT_HOOK: post('UserPromptSubmit', ',"prompt":"somebody elses prompt"') },
     });
     await until('idle', () => host.showPane(pane.handle).status === 'idle');
-    await expect(host.dispatchInject(pane.handle, 'my own prompt', { timeoutMs: 6_000 })).rejects.toMatchObject({
+    const delivery = host.dispatchInject(pane.handle, 'my own prompt', { timeoutMs: 8_000 });
+    // While the proof is awaited the pane stays held for other deliveries, but once every byte of
+    // the prompt is in (the submit keys sent), a human can type again.
+    await until('the delivery holds the pane', () => host.livePane(pane.handle).input.holder() !== null);
+    expect(() => host.send(pane.handle, ' ')).toThrow(expect.objectContaining({ code: 'terminal_input_locked' }));
+    await until(
+      'raw input let through again',
+      () => {
+        try {
+          return host.send(pane.handle, ' ') === 1;
+        } catch {
+          return false;
+        }
+      },
+      { timeoutMs: 6_000 },
+    );
+    expect(host.livePane(pane.handle).input.holder()).not.toBeNull();
+    await expect(delivery).rejects.toMatchObject({
       code: 'prompt_not_submitted',
       message: expect.stringMatching(/another prompt's text/),
     });
     expect(host.showPane(pane.handle).status).toBe('working');
+  }, 60_000);
+});
+
+describe('a host that stops mid-delivery', () => {
+  it('sends the submit key of a prompt whose text is in, stops at once, and the next start settles the item without writing it again', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-q-stop-'));
+    const dataDir = join(root, 'data');
+    // Why: with the PTY keeper the pane outlives the stop, so what reached it can be read after.
+    const keeperHost = () => createHost({ dataDir, logger: silentLogger(), keeper: true, home: root });
+    keeperDirs.push(dataDir);
+    const host = await keeperHost();
+    hosts.push(host);
+    const log = join(root, 'stdin.log');
+    writeFileSync(log, '');
+    // An agent (idle by its Stop hook) that takes keys and never proves a prompt: no hook, no new screen.
+    const post = `printf '%s' '{"hook_event_name":"Stop"}' | curl -sS -f -X POST "http://127.0.0.1:$ORCA_AGENT_HOOK_PORT/hook/claude" -H "X-Orca-Agent-Hook-Token: $ORCA_AGENT_HOOK_TOKEN" --data-urlencode "paneKey=$ORCA_PANE_KEY" --data-urlencode "tabId=$ORCA_TAB_ID" --data-urlencode 'payload@-'`;
+    const agent = `process.stdout.write('ready> '); process.stdin.setRawMode(true); process.stdin.on('data', (d) => require('fs').appendFileSync(${JSON.stringify(log)}, d)); setTimeout(() => {}, 60000)`;
+    const pane = await host.createPane({
+      argv: ['/bin/sh', '-c', `${post}; exec node -e "$AGENT"`],
+      cwd: root,
+      env: { AGENT: agent },
+    });
+    await until('idle', () => host.showPane(pane.handle).status === 'idle');
+    const item = host.queue.add(pane.handle, 'never proven');
+    await until('delivering', () => host.queue.get(item.id).state === 'delivering');
+    await until('the text is in', () => readFileSync(log, 'utf8').includes('never proven'));
+    const t0 = Date.now();
+    await host.stop();
+    hosts.splice(hosts.indexOf(host), 1);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    // The text went in with its submit key: nothing half-typed is left to merge with a next prompt.
+    await until('the submit key reached the agent', () => readFileSync(log, 'utf8') === 'never proven\r');
+    const again = await keeperHost();
+    hosts.push(again);
+    expect(again.showPane(pane.handle)).toMatchObject({ kept: true });
+    expect(again.showPane(pane.handle).exited).toBeUndefined();
+    expect(again.queue.get(item.id)).toMatchObject({ state: 'failed', error: { code: 'delivery_interrupted' } });
   }, 60_000);
 });
 

@@ -90,7 +90,10 @@ function callError(error: unknown): KeeperCallError {
  * const keeper = await connectKeeper('/d/keeper/keeper.sock', { pid: process.pid, version: '0.2.0' });
  * const { pid } = await keeper.spawn({ id: 'pane-1', file: '/bin/sh', args: [], cwd: '/', env: {}, cols: 80, rows: 24 });
  */
-export function connectKeeper(socketPath: string, host: { pid: number; version: string }): Promise<KeeperClient> {
+export function connectKeeper(
+  socketPath: string,
+  host: { pid: number; version: string; vacancy?: { path: string; content: Record<string, unknown> } },
+): Promise<KeeperClient> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     const channel = createRelayChannel({
@@ -146,7 +149,12 @@ export function connectKeeper(socketPath: string, host: { pid: number; version: 
     socket.once('connect', () => {
       connected = true;
       channel.start();
-      request(KEEPER_METHODS.hello, { protocol: KEEPER_PROTOCOL_VERSION, host }, WelcomeSchema).then(
+      const { vacancy, ...who } = host;
+      request(
+        KEEPER_METHODS.hello,
+        { protocol: KEEPER_PROTOCOL_VERSION, host: who, ...(vacancy ? { vacancy } : {}) },
+        WelcomeSchema,
+      ).then(
         (welcome) => {
           resolve({
             welcome,

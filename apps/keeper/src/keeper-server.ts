@@ -30,6 +30,7 @@ import {
   SpawnParams,
   WriteParams,
 } from './protocol.ts';
+import { createVacancyClaim } from './vacancy-claim.ts';
 
 /** Options of {@link startKeeper}. */
 export interface KeeperOptions {
@@ -101,6 +102,9 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
   /** Panes whose output goes to the host (it attached them on this link). */
   const attached = new Set<string>();
   let host: { channel: RelayChannel; pid: number } | null = null;
+  /** What to claim while no host is attached (from the last host's hello). */
+  let vacancy: { path: string; content: Record<string, unknown> } | null = null;
+  const claim = createVacancyClaim();
   let closed = false;
   let idleSince = now();
 
@@ -116,9 +120,32 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
   const onExit = (pane: KeptPane): void => {
     log(`pane ${pane.id} exited ${JSON.stringify(pane.exit)}`);
     toHost(KEEPER_EVENTS.exit, { id: pane.id, ...pane.exit });
+    // Why: with no pane left to protect, a vacancy claim would only keep a host from starting.
+    if (host === null && live() === 0) {
+      stopHolding();
+      claim.drop();
+    }
     const exited = [...panes.values()].filter((p) => p.exit !== null);
     // Why: exits a host never collected are kept for the next one, within a bound.
     for (const old of exited.slice(0, Math.max(0, exited.length - EXITED_KEPT_MAX))) panes.delete(old.id);
+  };
+  let holding: ReturnType<typeof setInterval> | null = null;
+  const stopHolding = (): void => {
+    if (holding) clearInterval(holding);
+    holding = null;
+  };
+  const holdVacancy = (v: { path: string; content: Record<string, unknown> }): void => {
+    stopHolding();
+    const attempt = (): void => {
+      if (host !== null || closed) return stopHolding();
+      if (claim.take(v.path, v.content)) {
+        log(`holding ${v.path} while no host is attached`);
+        stopHolding();
+      }
+    };
+    holding = setInterval(attempt, 250);
+    holding.unref();
+    attempt();
   };
   const requireHost = (channel: RelayChannel): void => {
     if (host?.channel !== channel) throw new KeeperRefusal('not_attached', 'say keeper.hello first');
@@ -154,6 +181,8 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
         host = null;
         attached.clear();
         idleSince = now();
+        // Why: the host's process may still be exiting; its claim is taken once its pid is gone.
+        if (vacancy && live() > 0) holdVacancy(vacancy);
         for (const p of panes.values()) p.setPaused('link', false);
         // Why: a pause the host asked for would stall the agent while nobody reads it.
         for (const p of panes.values()) p.setPaused('host', false);
@@ -172,6 +201,9 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
       }
       host?.channel.dispose();
       host = { channel, pid: p.host.pid };
+      vacancy = p.vacancy ? { path: p.vacancy.path, content: p.vacancy.content } : null;
+      stopHolding();
+      claim.drop();
       attached.clear();
       log(`host ${p.host.pid} (${p.host.version}) attached`);
       return {
@@ -296,6 +328,8 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
       if (closed) return;
       closed = true;
       if (idleTimer) clearInterval(idleTimer);
+      stopHolding();
+      claim.drop();
       if (o.killPanes) {
         const running = [...panes.values()].filter((p) => p.exit === null);
         for (const p of running) p.kill('SIGHUP');

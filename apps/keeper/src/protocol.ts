@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Methods a host calls on the keeper (requests answer; notifications do not). */
 export const KEEPER_METHODS = {
-  /** Request: `{protocol, host: {pid, version}}` → {@link KeeperWelcome}. Makes this link the host. */
+  /** Request: `{protocol, host: {pid, version}, vacancy?}` → {@link KeeperWelcome}. Makes this link the host. */
   hello: 'keeper.hello',
   /** Request: `{id, file, args, cwd, env, cols, rows}` → `{pid}`. */
   spawn: 'pty.spawn',
@@ -36,6 +36,12 @@ const size = z.number().int().min(1).max(1000);
 export const HelloParams = z.object({
   protocol: z.number().int().nonnegative(),
   host: z.object({ pid: z.number().int().positive(), version: z.string().max(100) }),
+  /**
+   * While no host is attached the keeper holds this claim file (the host's single-instance file,
+   * `pid` set to the keeper's), so a host that does not know the keeper refuses to start instead of
+   * ending its view of panes that still run; a host that knows it takes the claim over.
+   */
+  vacancy: z.object({ path: z.string().min(1).max(4096), content: z.record(z.string(), z.unknown()) }).optional(),
 });
 export const SpawnParams = z.object({
   id,

@@ -16,12 +16,25 @@ export function PaneQueue(props: {
   const [problem, setProblem] = useState('');
   useEffect(() => {
     let alive = true;
+    // Why: one move emits an event per pending item; a burst is one list call, not one per event.
+    let loading = false;
+    let dirty = false;
     const load = async (): Promise<void> => {
+      if (loading) {
+        dirty = true;
+        return;
+      }
+      loading = true;
       try {
-        const r = await props.socket.call<{ items: QueueItem[] }>('queue.list', { handle: props.handle });
-        if (alive) setItems(orderQueue(r.items));
+        do {
+          dirty = false;
+          const r = await props.socket.call<{ items: QueueItem[] }>('queue.list', { handle: props.handle });
+          if (alive) setItems(orderQueue(r.items));
+        } while (dirty && alive);
       } catch {
         // the socket closed; the page reconnects and mounts this again
+      } finally {
+        loading = false;
       }
     };
     void load();

@@ -9,6 +9,8 @@ export interface QueueItem {
   expiresAt?: number;
   receipt?: { submittedBy: string; hookProof?: string; stages: { stage: string; at: number }[] };
   error?: { code: string; message: string };
+  /** What the next item waits for (the agent busy, a human at a dialog, a draft in the composer). */
+  waitingFor?: string;
 }
 
 /** Is the item still to be delivered (it can be removed or moved while `queued`)? */
@@ -25,7 +27,10 @@ export function proofText(receipt: NonNullable<QueueItem['receipt']>): string {
 
 /** The state column: the place in the queue, how a submission was proven, or why it ended. */
 export function queueStateText(item: QueueItem): string {
-  if (item.state === 'queued') return item.position !== undefined ? `queued #${item.position}` : 'queued';
+  if (item.state === 'queued') {
+    const place = item.position !== undefined ? `queued #${item.position}` : 'queued';
+    return item.waitingFor ? `${place} · waiting for ${item.waitingFor}` : place;
+  }
   if (item.state === 'delivering') return 'delivering';
   if (item.state === 'submitted' && item.receipt) {
     const written = item.receipt.stages.find((s) => s.stage === 'input_written')?.at;

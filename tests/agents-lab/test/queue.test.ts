@@ -144,7 +144,30 @@ describe.each(['claude', 'claude-2.1.197', 'codex', 'gemini'])('prompts never co
         expectOneTurnEach(run, [...ordered, busy, ...five, menu, afterMenu]),
       );
 
-      // 4. A host restart with two prompts queued behind a long turn.
+      // 4. A human's draft in the composer: a queued prompt is not pasted onto it.
+      const draft = p('half typed by a human');
+      const afterDraft = p('after the draft');
+      run.host.send(run.handle, draft);
+      await run.waitForScreen((t) => t.includes(draft), 20_000, 'the draft in the composer');
+      const draftItem = run.host.queue.add(run.handle, afterDraft);
+      await new Promise((r) => setTimeout(r, 4_000));
+      expect(run.host.queue.get(draftItem.id)).toMatchObject({
+        state: 'queued',
+        waitingFor: 'the composer holds a draft',
+      });
+      // The human clears the line (Ctrl-U in every one of these composers… or backspaces).
+      run.host.send(run.handle, '\x7f'.repeat(draft.length + 2));
+      const afterDraftItem = await run.host.queue.wait(draftItem.id, 120_000);
+      expect(afterDraftItem).toMatchObject({ state: 'submitted', receipt: { hookProof: 'text' } });
+      await untilAnswered(run, [afterDraft]);
+      expect(conversation(run).some((t) => t.includes(draft))).toBe(false);
+      row(
+        'queued behind a human draft',
+        `waited ("the composer holds a draft") until it was cleared; ${receiptWord(afterDraftItem.receipt)}`,
+        expectOneTurnEach(run, [...ordered, busy, ...five, menu, afterMenu, afterDraft]),
+      );
+
+      // 5. A host restart with two prompts queued behind a long turn.
       await run.host.dispatchInject(run.handle, restartBusy, { timeoutMs: 60_000 });
       const restartIds = restartQueued.map((t) => run.host.queue.add(run.handle, t).id);
       const host = await run.restartHost();

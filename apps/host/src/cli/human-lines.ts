@@ -91,6 +91,7 @@ export interface QueueItemLine {
   expiresAt?: number;
   receipt?: Partial<DispatchReceipt> & Pick<DispatchReceipt, 'stages'>;
   error?: { code: string; message: string };
+  waitingFor?: string;
 }
 
 /** How much of a prompt one `orca queue ls` line shows (characters). */
@@ -104,6 +105,7 @@ export function formatQueueItem(item: QueueItemLine): string {
   if (item.position !== undefined) state += ` #${item.position}`;
   if (item.expiresAt !== undefined && item.position !== undefined)
     state += ` (expires ${new Date(item.expiresAt).toISOString()})`;
+  if (item.waitingFor && item.position !== undefined) state += ` (waiting for ${p(item.waitingFor)})`;
   if (item.error) state += ` [${p(item.error.code)}] ${p(item.error.message)}`;
   else if (item.receipt) state += ` · ${formatDispatchReceipt(item.receipt)}`;
   return `${item.id}  ${p(item.handle)}  ${state}  ${p(JSON.stringify(preview))}`;

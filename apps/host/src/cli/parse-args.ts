@@ -1,11 +1,14 @@
+import { WAIT_TIMEOUT_MAX_MS } from '../constants.ts';
 import { UsageError } from './output.ts';
 import { printableField } from './printable.ts';
 
 /** `--timeout` seconds (> 0, fractions allowed) as ms. */
 export function parseTimeout(value: string): number {
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new UsageError(`--timeout expects seconds > 0, got ${printableField(value)}`);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds * 1000 > WAIT_TIMEOUT_MAX_MS)
+    throw new UsageError(
+      `--timeout expects seconds > 0 and at most ${WAIT_TIMEOUT_MAX_MS / 1000}, got ${printableField(value)}`,
+    );
   return Math.round(seconds * 1000);
 }
 

@@ -34,7 +34,7 @@ export function addStopCommand(program: Command, { io, state, globals }: CliCont
       const keeper = readKeeperInfo(join(paths.keeperDir, 'keeper.json'));
       const keeperAlive = keeper !== null && pidAlive(keeper.pid);
       const done: { host?: number; keeper?: number } = {};
-      if (host && pidAlive(host.pid)) {
+      if (host && host.keeper !== true && pidAlive(host.pid)) {
         await withClient(globals, (c) => c.call('host.shutdown', { panes: o.all ? 'end' : 'keep' }));
         await gone(host.pid, 'the host');
         done.host = host.pid;

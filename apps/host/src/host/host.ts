@@ -13,11 +13,17 @@ import { createIngestGuards } from '../agent-hooks/ingest-guards.ts';
 import { installHooks } from '../agent-hooks/install-hooks.ts';
 import { drainSpool } from '../agent-hooks/spool.ts';
 import { createHostCommandHooks } from '../command-hooks/command-hooks.ts';
-import { APP_VERSION, SHUTDOWN_PTY_GRACE_MS, STORE_COMPACTION_INTERVAL_MS } from '../constants.ts';
+import {
+  APP_VERSION,
+  DELIVERY_STOP_GRACE_MS,
+  SHUTDOWN_PTY_GRACE_MS,
+  STORE_COMPACTION_INTERVAL_MS,
+} from '../constants.ts';
 import { HostError } from '../errors.ts';
 import { createGuestRegistry } from '../guests/guests.ts';
 import { adoptKeptPanes, settleWithKeeper } from '../keeper/keeper-adoption.ts';
-import { type KeeperLink, openKeeperLink } from '../keeper/keeper-link.ts';
+import { type KeeperLink, keeperHoldsClaim, openKeeperLink } from '../keeper/keeper-link.ts';
+import { createDeliveries } from '../panes/deliveries.ts';
 import { createPaneInjection } from '../panes/injection.ts';
 import type { LivePane } from '../panes/live-pane.ts';
 import { createPaneRegistry } from '../panes/pane-registry.ts';
@@ -99,13 +105,18 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   }
   const now = opts.now ?? Date.now;
   const paths = ensureDataDir(opts.dataDir);
-  const claim: RuntimeClaim = acquireRuntimeFile(paths.runtimeJson, {
-    pid: process.pid,
-    socket: paths.socket,
-    protocolVersion: RUNTIME_PROTOCOL_VERSION,
-    appVersion: APP_VERSION,
-    startedAt: now(),
-  });
+  const claim: RuntimeClaim = acquireRuntimeFile(
+    paths.runtimeJson,
+    {
+      pid: process.pid,
+      socket: paths.socket,
+      protocolVersion: RUNTIME_PROTOCOL_VERSION,
+      appVersion: APP_VERSION,
+      startedAt: now(),
+    },
+    // Why: only our own data dir's keeper, as its keeper.json names it, is replaced.
+    opts.keeper === true ? { takeOver: (e) => e.keeper === true && keeperHoldsClaim(paths, e.pid) } : {},
+  );
   const log = opts.logger ?? createHostLogger(paths.logFile);
   const { store, abandon, compact } = openClaimedStore(paths.store, claim, log, now, opts.keeper === true);
   let keeper: KeeperLink | null = null;
@@ -213,7 +224,8 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     },
   });
   // Why: the registry reports exits to the queue only once both exist (an exit waits for a spawn).
-  const queue: PromptQueue = createPromptQueue({ store, now, log, commandHooks, livePane: panes.find });
+  const deliveries = createDeliveries();
+  const queue: PromptQueue = createPromptQueue({ store, now, log, commandHooks, livePane: panes.find, deliveries });
   const hookIngest = createHookIngest({
     store,
     guards,
@@ -223,6 +235,27 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     closed: () => storeClosed,
   });
 
+  try {
+    if (keeper) {
+      // Why: before the spool drains, so hook events posted while no host ran reach live panes.
+      const settled = settleWithKeeper(store, keeper, now);
+      const adopted = await adoptKeptPanes(settled, { link: keeper, panes, store, log });
+      log.info(
+        {
+          adopted,
+          exitedMeanwhile: settled.exitedMeanwhile,
+          gone: settled.gone,
+          orphans: settled.orphans,
+          keeper: keeper.keeperPid,
+        },
+        'panes settled with the PTY keeper',
+      );
+    }
+  } catch (error) {
+    guests.disposeAll();
+    abandonStart();
+    throw error;
+  }
   const token = newHookToken();
   const listener = createHookListener({
     token,
@@ -264,30 +297,17 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     abandonStart();
     throw error;
   }
-  if (keeper) {
-    // Why: before the spool drains, so hook events posted while no host ran reach live panes.
-    const settled = settleWithKeeper(store, keeper, now);
-    const adopted = await adoptKeptPanes(settled, { link: keeper, panes, store, log });
-    log.info(
-      {
-        adopted,
-        exitedMeanwhile: settled.exitedMeanwhile,
-        gone: settled.gone,
-        orphans: settled.orphans,
-        keeper: keeper.keeperPid,
-      },
-      'panes settled with the PTY keeper',
-    );
-  }
-  const injection = createPaneInjection({ livePane: panes.live, now, commandHooks });
+  const injection = createPaneInjection({ livePane: panes.live, now, commandHooks, deliveries });
   // Why: after the spool, so a prompt hook a stopped host never saw can prove a delivery it began.
   queue.recover();
 
   const stop = async (o: { panes?: 'keep' | 'end' } = {}): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    // Why: first, so panes killed below leave their queued prompts queued for the next start.
+    // Why: first, so panes killed below leave their queued prompts queued for the next start, and a
+    // prompt whose text is in gets its submit key before the panes end or the keeper is left.
     queue.stop();
+    await deliveries.stop(DELIVERY_STOP_GRACE_MS);
     guests.disposeAll();
     // Why: panes the keeper holds outlive this host unless asked to end (`orca stop --all`).
     const endKept = o.panes === 'end';

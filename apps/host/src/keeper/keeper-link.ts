@@ -11,6 +11,7 @@ import {
   pidAlive,
   readKeeperInfo,
 } from '@orca/keeper';
+import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
 import { APP_VERSION, DATA_DIR_MODE, DATA_FILE_MODE, KEEPER_START_TIMEOUT_MS } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import type { PaneExit, PaneProcess, PaneSpawner } from '../panes/pane-process.ts';
@@ -79,8 +80,27 @@ function launchKeeper(paths: DataPaths, env: Readonly<Record<string, string | un
   }
 }
 
-async function connectAsHost(socket: string): Promise<KeeperClient> {
-  return connectKeeper(socket, { pid: process.pid, version: APP_VERSION });
+/** True when `pid` is this data dir's keeper (its keeper.json), which may hold the host claim. */
+export function keeperHoldsClaim(paths: DataPaths, pid: number): boolean {
+  return readKeeperInfo(join(paths.keeperDir, 'keeper.json'))?.pid === pid;
+}
+
+async function connectAsHost(paths: DataPaths, socket: string): Promise<KeeperClient> {
+  // Why: while no host runs, the keeper holds runtime.json (pid: its own) so a host that does not
+  // know the keeper refuses to start instead of writing off panes that still run.
+  return connectKeeper(socket, {
+    pid: process.pid,
+    version: APP_VERSION,
+    vacancy: {
+      path: paths.runtimeJson,
+      content: {
+        socket: paths.socket,
+        protocolVersion: RUNTIME_PROTOCOL_VERSION,
+        appVersion: `orca-keeper`,
+        startedAt: Date.now(),
+      },
+    },
+  });
 }
 
 /**
@@ -115,7 +135,7 @@ export async function openKeeperLink(
   };
   if (existing && pidAlive(existing.pid)) {
     try {
-      client = await connectAsHost(existing.socket);
+      client = await connectAsHost(paths, existing.socket);
     } catch (error) {
       if (!(error instanceof KeeperCallError) || !error.code.startsWith('link_')) refuse(error);
       o.log.warn({ pid: existing.pid, err: error }, 'the recorded keeper does not answer; starting another');
@@ -137,7 +157,7 @@ export async function openKeeperLink(
       const info = readKeeperInfo(infoPath);
       if (info?.pid === pid) {
         try {
-          client = await connectAsHost(info.socket);
+          client = await connectAsHost(paths, info.socket);
         } catch (error) {
           if (error instanceof KeeperCallError && !error.code.startsWith('link_')) refuse(error);
           last = error;

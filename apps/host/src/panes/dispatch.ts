@@ -2,6 +2,7 @@ import {
   type AgentId,
   buildMatchWindow,
   composerAtBottom,
+  composerDraft,
   composerInput,
   draftInComposer,
   PROMPT_SUBMIT_EVENTS,
@@ -14,9 +15,11 @@ import {
   DISPATCH_QUIET_MAX_MS,
   DISPATCH_QUIET_MS,
   DISPATCH_WORKING_WAIT_MS,
+  RAW_INPUT_REOPEN_AFTER_MS,
   SCREEN_PROOF_HOOK_GRACE_MS,
   SUBMIT_ECHO_WAIT_MS,
   SUBMIT_RETRY_AFTER_MS,
+  TYPING_QUIET_BEFORE_DELIVERY_MS,
 } from '../constants.ts';
 import { refusal } from '../errors.ts';
 import type { LivePane } from './live-pane.ts';
@@ -66,19 +69,40 @@ export interface DeliveryOptions {
   readonly deadline: number | null;
   /** With no `deadline`: how long after the text is written the proof may take (ms). */
   readonly proofWindowMs: number;
-  /** Aborting it stops a delivery that has not written yet (the result is {@link DeliveryAborted}). */
+  /**
+   * Aborting it stops a delivery that has not written yet (the result is {@link DeliveryAborted});
+   * one whose text is being written is not stopped by it.
+   */
   readonly signal?: AbortSignal;
+  /**
+   * The host is stopping: a delivery that has not written stops ({@link DeliveryAborted}); one that
+   * has written sends its submit key at once and ends {@link DeliveryInterrupted}.
+   */
+  readonly stopping?: AbortSignal;
   /** The queue item delivered (null: a direct dispatch); shown as the pane's input holder. */
   readonly itemId?: number | null;
-  /** Called with the pane held, right before the first byte is written (the queue records `delivering`). */
+  /**
+   * Called with the pane held, right before the first byte is written (the queue records
+   * `delivering`); throwing {@link DeliveryAborted} there stops the delivery with nothing written.
+   */
   readonly onWriting?: () => void;
+  /** What the delivery waits for now (`null`: nothing; it is going in). For the queue's view. */
+  readonly onWaiting?: (reason: string | null) => void;
 }
 
-/** A delivery stopped by its signal before any byte was written. */
+/** A delivery stopped before any byte was written. */
 export class DeliveryAborted extends Error {
   constructor() {
     super('the delivery was stopped before anything was written');
     this.name = 'DeliveryAborted';
+  }
+}
+
+/** The host stopped after the prompt's text was written (its submit key was sent; no proof was awaited). */
+export class DeliveryInterrupted extends Error {
+  constructor() {
+    super('the host stopped while this prompt was being delivered; its submit key was sent, its proof not awaited');
+    this.name = 'DeliveryInterrupted';
   }
 }
 
@@ -92,26 +116,37 @@ async function paneAgent(pane: LivePane): Promise<{ agent: AgentId | null; realT
 type Readiness =
   | { kind: 'ready' }
   | { kind: 'blocked'; code: 'agent_prompt_blocked'; reason: string }
-  | { kind: 'pending' };
+  | { kind: 'pending'; reason: string };
 
 /**
- * One look at the pane: may a prompt go in now? The send guard passes, tui-idle is satisfied and —
- * when a known agent's real TUI is in front — its composer is at the bottom.
+ * One look at the pane: may a prompt go in now? The send guard passes (an agent is running and no
+ * dialog or menu is up), tui-idle is satisfied, nobody typed in the last
+ * `TYPING_QUIET_BEFORE_DELIVERY_MS`, and — when a known agent's real TUI is in front — its composer
+ * is at the bottom and holds no draft (a prompt pasted onto a draft goes out as one message with it).
  */
-async function readiness(pane: LivePane, firstCheckAt: number): Promise<Readiness> {
+async function readiness(pane: LivePane, firstCheckAt: number, now: () => number): Promise<Readiness> {
   const verdict = await pane.status.evaluate();
   const guard = pane.status.sendGuard(verdict, firstCheckAt);
   if ('ok' in guard && !guard.ok) return { kind: 'blocked', code: 'agent_prompt_blocked', reason: guard.code };
-  if ('retryAt' in guard) return { kind: 'pending' };
+  if ('retryAt' in guard) return { kind: 'pending', reason: 'no agent is running in the pane yet' };
   const idle = await pane.status.tuiIdle({
     lastOutputAt: pane.lastOutputAt,
     acceptedPromptThisGeneration: pane.acceptedPrompt,
   });
   if (idle.state === 'blocked') return { kind: 'blocked', code: 'agent_prompt_blocked', reason: idle.blockedReason };
-  if (idle.state !== 'satisfied') return { kind: 'pending' };
+  if (idle.state !== 'satisfied') return { kind: 'pending', reason: 'the agent is busy' };
+  const typed = pane.input.lastRawInputAt();
+  if (typed !== null && now() - typed < TYPING_QUIET_BEFORE_DELIVERY_MS) {
+    return { kind: 'pending', reason: 'someone is typing into the pane' };
+  }
   const { agent, realTui } = await paneAgent(pane);
-  const lines = buildMatchWindow({ screen: pane.screen.renderedRows() }).lines;
-  if (realTui && agent !== null && !composerAtBottom(agent, lines)) return { kind: 'pending' };
+  if (realTui && agent !== null) {
+    const rows = pane.screen.renderedRows();
+    if (!composerAtBottom(agent, buildMatchWindow({ screen: rows }).lines)) {
+      return { kind: 'pending', reason: 'the composer is not on screen' };
+    }
+    if (composerDraft(rows, agent) === 'draft') return { kind: 'pending', reason: 'the composer holds a draft' };
+  }
   return { kind: 'ready' };
 }
 
@@ -119,27 +154,44 @@ function notWritable(pane: LivePane, handle: string): Error {
   return refusal('terminal_guard_not_writable', `pane ${handle} has exited`, { handle, exit: pane.exit });
 }
 
+function stopped(opts: DeliveryOptions): boolean {
+  return opts.signal?.aborted === true || opts.stopping?.aborted === true;
+}
+
 /**
  * Waits, without holding the pane, until it may take a prompt and its output paused
  * (`DISPATCH_QUIET_MS`, at most `DISPATCH_QUIET_MAX_MS` once ready). A dialog refuses (`refuse`) or
- * is waited out (`wait`); the deadline refuses with `agent_not_ready`.
+ * is waited out (`wait`); the deadline refuses with `agent_not_ready` naming what it waited for.
  */
 async function waitReady(pane: LivePane, handle: string, opts: DeliveryOptions): Promise<void> {
   let firstCheckAt = opts.now();
   let readySince: number | null = null;
+  let waitingFor = '';
   for (;;) {
-    if (opts.signal?.aborted) throw new DeliveryAborted();
+    if (stopped(opts)) throw new DeliveryAborted();
     if (pane.exit) throw notWritable(pane, handle);
     // Why: a queued prompt behind a long turn would evaluate the pane at every output burst; a
     // published `working` verdict is enough to know it is not ready yet.
     const busy = opts.atDialog === 'wait' && pane.verdict?.status === 'working';
-    const state = busy ? ({ kind: 'pending' } as const) : await readiness(pane, firstCheckAt);
+    const state: Readiness = busy
+      ? { kind: 'pending', reason: 'the agent is busy' }
+      : await readiness(pane, firstCheckAt, opts.now);
     if (state.kind === 'blocked') {
       if (opts.atDialog === 'refuse') {
         throw refusal(state.code, `${handle}: ${state.reason}; nothing was written`, { handle });
       }
       // Why: the queue waits for the human; the no-agent recheck window restarts after the dialog.
       firstCheckAt = opts.now();
+    }
+    const reason =
+      state.kind === 'ready'
+        ? 'its output to pause'
+        : state.kind === 'blocked'
+          ? `a human (${state.reason})`
+          : state.reason;
+    if (reason !== waitingFor) {
+      waitingFor = reason;
+      opts.onWaiting?.(reason);
     }
     if (state.kind === 'ready') {
       readySince ??= opts.now();
@@ -149,9 +201,11 @@ async function waitReady(pane: LivePane, handle: string, opts: DeliveryOptions):
       if (quiet || opts.now() - readySince >= DISPATCH_QUIET_MAX_MS) return;
     } else readySince = null;
     if (opts.deadline !== null && opts.now() >= opts.deadline) {
-      throw refusal('agent_not_ready', `${handle}: the agent was not ready for a prompt in time; nothing was written`, {
-        handle,
-      });
+      throw refusal(
+        'agent_not_ready',
+        `${handle}: the agent was not ready for a prompt in time (waiting for ${waitingFor}); nothing was written`,
+        { handle, waitingFor },
+      );
     }
     const wake = opts.deadline === null ? DISPATCH_POLL_MS * 5 : Math.min(DISPATCH_POLL_MS, opts.deadline - opts.now());
     await nextChange(pane, state.kind === 'ready' ? DISPATCH_POLL_MS : wake, opts.signal);
@@ -161,19 +215,21 @@ async function waitReady(pane: LivePane, handle: string, opts: DeliveryOptions):
 /** The pane, held by this delivery, ready at the moment it was taken (loops while another writer got in first). */
 async function holdReadyPane(pane: LivePane, handle: string, opts: DeliveryOptions): Promise<InputLease> {
   for (;;) {
-    await waitReady(pane, handle, opts);
     const gaveUp = new AbortController();
     const timer =
       opts.deadline === null ? null : setTimeout(() => gaveUp.abort(), Math.max(0, opts.deadline - opts.now()));
+    timer?.unref?.();
     const onAbort = (): void => gaveUp.abort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    opts.stopping?.addEventListener('abort', onAbort, { once: true });
     // Why: a pane another writer held may have changed (a prompt went in); then quiet is asked again.
     const contended = pane.input.holder() !== null;
     const lease = await pane.input.acquire({ kind: 'dispatch', itemId: opts.itemId ?? null }, gaveUp.signal);
     if (timer) clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
+    opts.stopping?.removeEventListener('abort', onAbort);
     if (!lease) {
-      if (opts.signal?.aborted) throw new DeliveryAborted();
+      if (stopped(opts)) throw new DeliveryAborted();
       throw refusal(
         'agent_not_ready',
         `${handle}: another prompt held the pane until the deadline; nothing was written`,
@@ -186,7 +242,8 @@ async function holdReadyPane(pane: LivePane, handle: string, opts: DeliveryOptio
     // writer can change the answer between the check and the bytes.
     try {
       if (pane.exit) throw notWritable(pane, handle);
-      const state = await readiness(pane, opts.now());
+      if (stopped(opts)) throw new DeliveryAborted();
+      const state = await readiness(pane, opts.now(), opts.now);
       if (state.kind === 'ready' && (!contended || opts.now() - pane.lastOutputAt >= DISPATCH_QUIET_MS)) return lease;
       if (state.kind === 'blocked' && opts.atDialog === 'refuse') {
         throw refusal(state.code, `${handle}: ${state.reason}; nothing was written`, { handle });
@@ -196,20 +253,34 @@ async function holdReadyPane(pane: LivePane, handle: string, opts: DeliveryOptio
       throw error;
     }
     lease.release();
+    await waitReady(pane, handle, opts);
   }
 }
 
+const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    // Why: a delivery never keeps a stopping host's process alive.
+    setTimeout(resolve, Math.max(0, ms)).unref?.();
+  });
+
 /**
- * Delivers `prompt` to the agent in `pane` and proves it arrived. Waits for readiness (see
- * {@link DeliveryOptions.atDialog}), then — holding the pane's one writer, so no other input
- * interleaves — re-checks, runs the user's `beforeSubmitPrompt` command hooks, writes the text (a
- * bracketed paste when the agent enabled it), sends the submit key once the draft is on screen and
- * the agent's paste window has passed, and waits for proof: the agent's prompt hook *carrying this
- * prompt's text* (or, for an agent whose hook carries none, its prompt hook), else its screen
- * leaving the draft while it works. A hook carrying another prompt's text proves nothing, and then
- * the screen does not either. A draft still in the composer gets one more submit key, never the
- * text again. Refusals before the text is written leave zero bytes; a prompt not proven submitted
- * by the deadline refuses with `prompt_not_submitted` naming the last stage reached.
+ * Delivers `prompt` to the agent in `pane` and proves it arrived.
+ *
+ * 1. Waits for readiness without holding the pane (see {@link DeliveryOptions.atDialog}), then runs
+ *    the user's `beforeSubmitPrompt` command hooks — still without holding it, so a slow hook never
+ *    locks a human out — once.
+ * 2. Takes the pane's one writer (no other input interleaves) and checks readiness again with it
+ *    held; if another writer got in first, lets go and waits again.
+ * 3. Writes the text (a bracketed paste when the agent enabled it) and sends the submit key once
+ *    the draft is on screen and the agent's paste window has passed.
+ * 4. Waits for proof: the agent's prompt hook *carrying this prompt's text* (or, for an agent whose
+ *    hook carries none, its prompt hook), else its screen leaving the draft while it works. A hook
+ *    carrying another prompt's text proves nothing, and then the screen does not either. A draft
+ *    still in the composer gets one more submit key — never the text again, and only while no
+ *    dialog is up. Raw input is let through again once the submit keys are sent.
+ *
+ * Refusals before the text is written leave zero bytes; a prompt not proven submitted by the
+ * deadline refuses with `prompt_not_submitted` naming the last stage reached.
  */
 export async function deliverPrompt(
   pane: LivePane,
@@ -219,20 +290,17 @@ export async function deliverPrompt(
 ): Promise<DispatchReceipt> {
   const start = opts.now();
   const stages: DispatchStage[] = [];
+  await waitReady(pane, handle, opts);
+  const gate = await opts.commandHooks.beforeSubmitPrompt(pane.record, prompt);
+  if (gate.blocked) throw refusal('hook_blocked', gate.message, { handle });
   const lease = await holdReadyPane(pane, handle, opts);
+  opts.onWaiting?.(null);
   let released = false;
   const release = (): void => {
     released = true;
     lease.release();
   };
   try {
-    const gate = await opts.commandHooks.beforeSubmitPrompt(pane.record, prompt);
-    if (gate.blocked) throw refusal('hook_blocked', gate.message, { handle });
-    // Why: hooks take time; the agent may have raised a prompt meanwhile (verification re-check).
-    const recheck = pane.status.sendGuard(await pane.status.evaluate(), opts.now());
-    if ('ok' in recheck && !recheck.ok) {
-      throw refusal(recheck.code as 'agent_prompt_blocked', `${handle}: ${recheck.code}; nothing was written`);
-    }
     if (pane.exit) throw notWritable(pane, handle);
     stages.push({ stage: 'ready', at: opts.now() });
 
@@ -241,6 +309,7 @@ export async function deliverPrompt(
     await pane.screen.settled();
     const text = composerInput(prompt, strategy, pane.screen.bracketedPaste());
     const hooksBefore = pane.promptHooks.last();
+    if (opts.signal?.aborted || opts.stopping?.aborted) throw new DeliveryAborted();
     opts.onWriting?.();
     lease.write(text);
     let bytes = Buffer.byteLength(text);
@@ -253,10 +322,10 @@ export async function deliverPrompt(
       return draftInComposer(pane.screen.renderedRows(), prompt, agent);
     };
     for (const echoBy = opts.now() + SUBMIT_ECHO_WAIT_MS; opts.now() < echoBy && !(await draftShown()); ) {
-      if (pane.exit) break;
+      if (pane.exit || opts.stopping?.aborted) break;
       await sleep(DISPATCH_POLL_MS / 4);
     }
-    await sleep(strategy.pasteQuietMs);
+    if (!opts.stopping?.aborted) await sleep(strategy.pasteQuietMs);
     let submitKeys = 0;
     const submit = (): void => {
       lease.write(strategy.submitKey);
@@ -267,12 +336,16 @@ export async function deliverPrompt(
     submit();
     pane.acceptedPrompt = true;
     const submittedAt = opts.now();
+    // Why: the text and its submit key went in together; leaving them half-typed would merge them
+    // with the next prompt. The proof, if it comes, is a stored or spooled hook at the next start.
+    if (opts.stopping?.aborted) throw new DeliveryInterrupted();
 
     let proven: { by: 'hook'; proof: PromptProof } | { by: 'screen' } | null = null;
     let foreign = 0;
     // Why: an agent with a prompt hook usually shows its turn first; its hook is the better proof.
     const hookExpected = agent !== null && Object.hasOwn(PROMPT_SUBMIT_EVENTS, agent);
     let screenSaysTakenAt: number | null = null;
+    let rawOpen = false;
     while (proven === null) {
       const hooks = promptProof(pane.promptHooks.after(hooksBefore), prompt);
       foreign = hooks.foreign;
@@ -285,9 +358,19 @@ export async function deliverPrompt(
           if (!hookExpected || opts.now() - screenSaysTakenAt >= SCREEN_PROOF_HOOK_GRACE_MS || pane.exit) {
             proven = { by: 'screen' };
           }
-        } else if (draft && submitKeys === 1 && opts.now() - submittedAt >= SUBMIT_RETRY_AFTER_MS) submit();
+        } else if (draft && submitKeys === 1 && !rawOpen && opts.now() - submittedAt >= SUBMIT_RETRY_AFTER_MS) {
+          // Why: the retry key is a key like any other: never into a dialog or menu.
+          const guard = pane.status.sendGuard(await pane.status.evaluate(), opts.now());
+          if ('ok' in guard && guard.ok) submit();
+        }
       }
       if (proven !== null) break;
+      if (!rawOpen && opts.now() - submittedAt >= RAW_INPUT_REOPEN_AFTER_MS) {
+        // Why: every byte of the prompt is in; a human must be able to answer what it raised.
+        lease.openRawInput();
+        rawOpen = true;
+      }
+      if (opts.stopping?.aborted) throw new DeliveryInterrupted();
       if (pane.exit || opts.now() >= proofBy) {
         const last = stages[stages.length - 1];
         const why = foreign > 0 ? `; the agent's prompt hook carried another prompt's text (${foreign})` : '';
@@ -300,6 +383,7 @@ export async function deliverPrompt(
       await sleep(DISPATCH_POLL_MS / 2);
     }
     stages.push({ stage: 'submitted', at: opts.now() });
+    if (proven.by === 'screen' && hookExpected) pane.promptHooks.owe(prompt, opts.now());
     // Why: the receipt is the proof; the pane is free for the next writer from here on.
     release();
     for (const until = opts.now() + DISPATCH_WORKING_WAIT_MS; opts.now() < until; await sleep(DISPATCH_POLL_MS / 2)) {
@@ -307,7 +391,7 @@ export async function deliverPrompt(
         stages.push({ stage: 'working', at: opts.now() });
         break;
       }
-      if (pane.exit) break;
+      if (pane.exit || opts.stopping?.aborted) break;
     }
     return {
       bytes,
@@ -322,8 +406,6 @@ export async function deliverPrompt(
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-
 /**
  * A direct dispatch (`orca dispatch --inject`): {@link deliverPrompt} that refuses at a dialog and
  * gives up readiness and proof together after `timeoutMs` (default `DISPATCH_DEFAULT_TIMEOUT_MS`).
@@ -332,7 +414,12 @@ export function dispatchPrompt(
   pane: LivePane,
   handle: string,
   prompt: string,
-  opts: { now: () => number; commandHooks: DeliveryOptions['commandHooks']; timeoutMs?: number },
+  opts: {
+    now: () => number;
+    commandHooks: DeliveryOptions['commandHooks'];
+    timeoutMs?: number;
+    stopping?: AbortSignal;
+  },
 ): Promise<DispatchReceipt> {
   const timeoutMs = opts.timeoutMs ?? DISPATCH_DEFAULT_TIMEOUT_MS;
   return deliverPrompt(pane, handle, prompt, {
@@ -341,5 +428,6 @@ export function dispatchPrompt(
     atDialog: 'refuse',
     deadline: opts.now() + timeoutMs,
     proofWindowMs: timeoutMs,
+    ...(opts.stopping ? { stopping: opts.stopping } : {}),
   });
 }

@@ -2,7 +2,8 @@ import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../constants.ts';
 import { refusal } from '../errors.ts';
 import type { WaitResult } from '../host/host-types.ts';
-import { type DispatchReceipt, dispatchPrompt } from './dispatch.ts';
+import type { Deliveries } from './deliveries.ts';
+import { DeliveryAborted, DeliveryInterrupted, type DispatchReceipt, dispatchPrompt } from './dispatch.ts';
 import type { LivePane } from './live-pane.ts';
 import { nextChange } from './pane-change.ts';
 import { checkPrompt } from './prompt-limits.ts';
@@ -57,6 +58,7 @@ export function createPaneInjection(o: {
   livePane: (handle: string) => LivePane;
   now: () => number;
   commandHooks: Pick<HostCommandHooks, 'beforeSubmitPrompt'>;
+  deliveries: Deliveries;
 }): PaneInjection {
   return {
     send(handle, text) {
@@ -76,11 +78,24 @@ export function createPaneInjection(o: {
       checkPrompt(prompt);
       const pane = o.livePane(handle);
       if (pane.exit) throw refusal('terminal_guard_not_writable', `pane ${handle} has exited`, { handle });
-      return dispatchPrompt(pane, handle, prompt, {
-        now: o.now,
-        commandHooks: o.commandHooks,
-        ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
-      });
+      try {
+        return await o.deliveries.track(
+          dispatchPrompt(pane, handle, prompt, {
+            now: o.now,
+            commandHooks: o.commandHooks,
+            stopping: o.deliveries.stopping,
+            ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+          }),
+        );
+      } catch (error) {
+        if (error instanceof DeliveryAborted) {
+          throw refusal('delivery_interrupted', `${handle}: the host is stopping; nothing was written`, { handle });
+        }
+        if (error instanceof DeliveryInterrupted) {
+          throw refusal('delivery_interrupted', `${handle}: ${error.message}`, { handle, written: true });
+        }
+        throw error;
+      }
     },
     wait(handle, mode, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS) {
       const pane = o.livePane(handle);

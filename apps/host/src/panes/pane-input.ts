@@ -13,6 +13,11 @@ export interface InputLease {
   write(data: string): void;
   /** Gives the pane back; the next waiter (FIFO) gets it. Idempotent. */
   release(): void;
+  /**
+   * Lets raw input through again while still keeping other deliveries out: the prompt's bytes are
+   * all written, only its proof is awaited (a human must be able to answer what the prompt raised).
+   */
+  openRawInput(): void;
 }
 
 /**
@@ -34,6 +39,8 @@ export interface PaneInput {
   acquire(holder: Omit<InputHolder, 'since'>, signal?: AbortSignal): Promise<InputLease | null>;
   /** The current holder, or null. */
   holder(): InputHolder | null;
+  /** When raw input was last written (ms, the host clock), or null before any. */
+  lastRawInputAt(): number | null;
 }
 
 /**
@@ -47,7 +54,8 @@ export interface PaneInput {
  * lease?.release();
  */
 export function createPaneInput(write: (data: string) => void, now: () => number): PaneInput {
-  let current: { holder: InputHolder; lease: InputLease } | null = null;
+  let current: { holder: InputHolder; lease: InputLease; rawOpen: boolean } | null = null;
+  let lastRaw: number | null = null;
   const waiters: { holder: Omit<InputHolder, 'since'>; grant: (lease: InputLease) => void }[] = [];
 
   const grantNext = (): void => {
@@ -68,17 +76,22 @@ export function createPaneInput(write: (data: string) => void, now: () => number
         if (current?.lease === lease) current = null;
         grantNext();
       },
+      openRawInput() {
+        if (current?.lease === lease) current.rawOpen = true;
+      },
     };
-    current = { holder: { ...h, since: now() }, lease };
+    current = { holder: { ...h, since: now() }, lease, rawOpen: false };
     return lease;
   };
 
   return {
     offer(data) {
-      if (current !== null) return false;
+      if (current !== null && !current.rawOpen) return false;
+      lastRaw = now();
       write(data);
       return true;
     },
+    lastRawInputAt: () => lastRaw,
     acquire(h, signal) {
       if (signal?.aborted) return Promise.resolve(null);
       if (current === null && waiters.length === 0) return Promise.resolve(take(h));

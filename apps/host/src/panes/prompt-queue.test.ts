@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../runtime/logger.ts';
 import { openStore, type Store } from '../store/store.ts';
+import { createDeliveries } from './deliveries.ts';
 import { createPromptQueue } from './prompt-queue.ts';
 
 const T = 1_700_000_000_000;
@@ -52,6 +53,7 @@ function recoveredQueue(store: Store) {
     log: silentLogger(),
     commandHooks: { beforeSubmitPrompt: async () => ({ blocked: false }) } as never,
     livePane: () => undefined,
+    deliveries: createDeliveries(),
   });
   queue.recover();
   return queue;

@@ -9,7 +9,8 @@ import {
 import { isRefusal, refusal } from '../errors.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { QueueItemRecord, QueueItemUpdate, QueueState, Store } from '../store/store.ts';
-import { DeliveryAborted, type DispatchReceipt, deliverPrompt } from './dispatch.ts';
+import type { Deliveries } from './deliveries.ts';
+import { DeliveryAborted, DeliveryInterrupted, type DispatchReceipt, deliverPrompt } from './dispatch.ts';
 import type { LivePane } from './live-pane.ts';
 import { checkPrompt } from './prompt-limits.ts';
 import { proofFromStoredHooks } from './prompt-proof-stored.ts';
@@ -33,6 +34,8 @@ export interface QueueItemView {
   readonly receipt?: DispatchReceipt;
   /** Why it failed (a refusal code), was cancelled or expired. */
   readonly error?: { readonly code: string; readonly message: string };
+  /** What the next item waits for (`the agent is busy`, `a human (agent-approval-prompt)`, …). */
+  readonly waitingFor?: string;
 }
 
 /** Options of {@link PromptQueue.add}. */
@@ -78,6 +81,8 @@ export interface PromptQueueOptions {
   readonly commandHooks: Pick<HostCommandHooks, 'beforeSubmitPrompt'>;
   /** The live pane of a handle, or undefined (none in this run). */
   readonly livePane: (handle: string) => LivePane | undefined;
+  /** The host's deliveries in flight and its stop signal. */
+  readonly deliveries: Deliveries;
 }
 
 const FINAL: ReadonlySet<QueueState> = new Set(['submitted', 'failed', 'cancelled', 'expired']);
@@ -87,7 +92,7 @@ export function createPromptQueue(o: PromptQueueOptions): PromptQueue {
   const listeners = new Set<(item: QueueItemView) => void>();
   const expiryTimers = new Map<number, ReturnType<typeof setTimeout>>();
   /** The item each pane's worker is delivering or waiting to deliver, and how to stop it. */
-  const heads = new Map<string, { id: number; abort: AbortController }>();
+  const heads = new Map<string, { id: number; abort: AbortController; waitingFor: string | null }>();
   const draining = new Set<string>();
   let stopped = false;
 
@@ -104,7 +109,12 @@ export function createPromptQueue(o: PromptQueueOptions): PromptQueue {
     ...(r.deliveringAt !== null ? { deliveringAt: r.deliveringAt } : {}),
     ...(r.receipt ? { receipt: r.receipt as unknown as DispatchReceipt } : {}),
     ...(r.errorCode !== null ? { error: { code: r.errorCode, message: r.errorMessage ?? '' } } : {}),
+    ...waitingOf(r),
   });
+  const waitingOf = (r: QueueItemRecord): { waitingFor?: string } => {
+    const head = heads.get(r.handle);
+    return head?.id === r.id && head.waitingFor && r.state === 'queued' ? { waitingFor: head.waitingFor } : {};
+  };
   const views = (records: readonly QueueItemRecord[]): QueueItemView[] => {
     const place = new Map<string, number>();
     return records.map((r) => {
@@ -120,9 +130,11 @@ export function createPromptQueue(o: PromptQueueOptions): PromptQueue {
       throw refusal('queue_item_unknown', `no queued prompt ${id}; run \`orca queue ls\` to see them`, { id });
     return views(o.store.listQueueItems(record.handle)).find((v) => v.id === id) ?? view(record);
   };
-  const emit = (id: number): void => {
+  const emit = (id: number, known?: QueueItemRecord): void => {
     if (listeners.size === 0) return;
-    const item = viewOf(id);
+    const record = o.store.getQueueItem(id) ?? known;
+    if (!record) return;
+    const item = views(o.store.listQueueItems(record.handle)).find((v) => v.id === id) ?? view(record);
     for (const l of listeners) l(item);
   };
   const emitPane = (handle: string): void => {
@@ -134,14 +146,15 @@ export function createPromptQueue(o: PromptQueueOptions): PromptQueue {
   /** One state change, only from `from`; final states clear the expiry timer and prune history. */
   const transition = (id: number, update: QueueItemUpdate, from: readonly QueueState[]): boolean => {
     if (!o.store.updateQueueItem(id, update, from)) return false;
+    const record = o.store.getQueueItem(id);
+    emit(id);
     if (FINAL.has(update.state)) {
       const timer = expiryTimers.get(id);
       if (timer) clearTimeout(timer);
       expiryTimers.delete(id);
-      const record = o.store.getQueueItem(id);
+      // Why: after the event, and by when items finished, so the item that just finished stays.
       if (record) o.store.pruneFinishedQueueItems(record.handle, QUEUE_FINISHED_KEPT_PER_PANE);
     }
-    emit(id);
     return true;
   };
   const stopHead = (handle: string, id: number): void => {
@@ -155,19 +168,26 @@ export function createPromptQueue(o: PromptQueueOptions): PromptQueue {
       () => {
         expiryTimers.delete(r.id);
         if (stopped) return;
-        const expired = transition(
-          r.id,
-          {
-            state: 'expired',
-            at: o.now(),
-            error: { code: 'timeout', message: 'the prompt expired before the agent was ready for it' },
-          },
-          ['queued'],
-        );
-        if (expired) stopHead(r.handle, r.id);
+        try {
+          expire();
+        } catch (error) {
+          o.log.error({ err: error, id: r.id }, 'expiring a queued prompt failed');
+        }
       },
       Math.max(0, r.expiresAt - o.now()),
     );
+    const expire = (): void => {
+      const expired = transition(
+        r.id,
+        {
+          state: 'expired',
+          at: o.now(),
+          error: { code: 'timeout', message: 'the prompt expired before the agent was ready for it' },
+        },
+        ['queued'],
+      );
+      if (expired) stopHead(r.handle, r.id);
+    };
     timer.unref?.();
     expiryTimers.set(r.id, timer);
   };
@@ -188,19 +208,27 @@ export function createPromptQueue(o: PromptQueueOptions): PromptQueue {
         deadline: null,
         proofWindowMs: QUEUE_PROOF_WINDOW_MS,
         signal: abort.signal,
+        stopping: o.deliveries.stopping,
         itemId: item.id,
+        onWaiting: (reason) => {
+          const head = heads.get(item.handle);
+          if (head?.id !== item.id || head.waitingFor === reason) return;
+          head.waitingFor = reason;
+          emit(item.id);
+        },
         onWriting: () => {
-          // Why: a removal or expiry that won the race leaves the item final; then nothing is written.
-          if (stopped || !transition(item.id, { state: 'delivering', at: o.now() }, ['queued'])) {
-            throw new DeliveryAborted();
-          }
+          // Why: a removal, expiry or move that won the race stops it here, with nothing written.
+          if (stopped || abort.signal.aborted) throw new DeliveryAborted();
+          if (!transition(item.id, { state: 'delivering', at: o.now() }, ['queued'])) throw new DeliveryAborted();
         },
       });
       transition(item.id, { state: 'submitted', at: o.now(), receipt: receipt as unknown as Record<string, unknown> }, [
         'delivering',
       ]);
     } catch (error) {
-      if (error instanceof DeliveryAborted || stopped) return;
+      // Why: interrupted by a stopping host after its text went in: it stays `delivering`; the next
+      // start settles it from a stored or spooled prompt hook, and never writes it again.
+      if (error instanceof DeliveryAborted || error instanceof DeliveryInterrupted || stopped) return;
       const code = isRefusal(error) ? error.code : 'prompt_not_submitted';
       const message = error instanceof Error ? error.message : String(error);
       if (!isRefusal(error))
@@ -226,9 +254,21 @@ export function createPromptQueue(o: PromptQueueOptions): PromptQueue {
           return;
         }
         const abort = new AbortController();
-        heads.set(handle, { id: next.id, abort });
+        heads.set(handle, { id: next.id, abort, waitingFor: null });
         try {
-          await deliver(pane, next, abort);
+          await o.deliveries.track(deliver(pane, next, abort));
+        } catch (error) {
+          // Why: one item's unexpected failure must not leave the rest of the queue without a worker.
+          o.log.error({ err: error, handle, id: next.id }, 'queued prompt delivery failed unexpectedly');
+          try {
+            transition(
+              next.id,
+              { state: 'failed', at: o.now(), error: { code: 'prompt_not_submitted', message: String(error) } },
+              ['queued', 'delivering'],
+            );
+          } catch {
+            return;
+          }
         } finally {
           heads.delete(handle);
         }

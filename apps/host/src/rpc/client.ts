@@ -47,6 +47,12 @@ export async function connectRuntime(dataDir: string): Promise<RuntimeClient> {
   if (!info || !isPidAlive(info.pid)) {
     throw new HostError('ORCA_HOST_NOT_RUNNING', `no host is running on ${dataDir}; start one with \`orca start\``);
   }
+  if (info.keeper === true) {
+    throw new HostError(
+      'ORCA_HOST_NOT_RUNNING',
+      `no host is running on ${dataDir}; its agents keep running in orca-keeper (pid ${info.pid}): \`orca start\` takes them over, \`orca stop --all\` ends them`,
+    );
+  }
   const socket = new WebSocket(`ws+unix://${info.socket}:/`);
   await opened(socket, `the host (pid ${info.pid}) on ${info.socket}`);
   return clientOver(socket);

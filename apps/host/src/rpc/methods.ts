@@ -5,7 +5,7 @@ import {
 } from '@orca/wire/compat';
 import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
 import { z } from 'zod';
-import { APP_VERSION } from '../constants.ts';
+import { APP_VERSION, WAIT_TIMEOUT_MAX_MS } from '../constants.ts';
 import type { Host } from '../host/host-types.ts';
 import { queueMethods } from './queue-methods.ts';
 import { resumeMethods } from './resume-methods.ts';
@@ -84,7 +84,11 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
     defineMethod({
       name: 'terminal.dispatch',
       // Why: an empty or oversized prompt gets its own refusal code (prompt_empty, prompt_too_large), not a schema error.
-      params: z.object({ handle, inject: z.string(), timeoutMs: z.number().int().positive().optional() }),
+      params: z.object({
+        handle,
+        inject: z.string(),
+        timeoutMs: z.number().int().positive().max(WAIT_TIMEOUT_MAX_MS).optional(),
+      }),
       handler: (p) =>
         host.dispatchInject(p.handle, p.inject, p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
     }),
@@ -93,7 +97,7 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
       params: z.object({
         handle,
         for: z.enum(['tui-idle', 'exit']),
-        timeoutMs: z.number().int().positive().optional(),
+        timeoutMs: z.number().int().positive().max(WAIT_TIMEOUT_MAX_MS).optional(),
       }),
       streaming: true,
       handler: (p) => host.wait(p.handle, p.for, p.timeoutMs),

@@ -1,6 +1,6 @@
 import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
 import { z } from 'zod';
-import { QUEUE_WAIT_DEFAULT_TIMEOUT_MS } from '../constants.ts';
+import { QUEUE_WAIT_DEFAULT_TIMEOUT_MS, WAIT_TIMEOUT_MAX_MS } from '../constants.ts';
 import type { Host } from '../host/host-types.ts';
 
 const handle = z.string().min(1).max(200);
@@ -38,7 +38,7 @@ export function queueMethods(host: Host): MethodDefinition<any>[] {
     }),
     defineMethod({
       name: 'queue.wait',
-      params: z.object({ id, timeoutMs: z.number().int().positive().optional() }),
+      params: z.object({ id, timeoutMs: z.number().int().positive().max(WAIT_TIMEOUT_MAX_MS).optional() }),
       streaming: true,
       handler: (p, ctx) => host.queue.wait(p.id, p.timeoutMs ?? QUEUE_WAIT_DEFAULT_TIMEOUT_MS, ctx.signal),
     }),

@@ -12,6 +12,11 @@ export interface RuntimeInfo {
   readonly protocolVersion: number;
   readonly appVersion: string;
   readonly startedAt: number;
+  /**
+   * Set when the PTY keeper holds the claim while no host runs (its pid is the keeper's): clients
+   * are told no host runs; a host that knows the keeper takes the claim over.
+   */
+  readonly keeper?: boolean;
 }
 
 /** zod schema of `runtime.json` (read from disk: untrusted bytes). */
@@ -21,6 +26,7 @@ export const RuntimeInfoSchema = z.object({
   protocolVersion: z.number().int().nonnegative(),
   appVersion: z.string(),
   startedAt: z.number(),
+  keeper: z.boolean().optional(),
 });
 
 /** Reads and validates `runtime.json`; `null` when absent or unreadable/malformed. */
@@ -63,7 +69,11 @@ export interface RuntimeClaim {
  * cannot be removed, it is emptied through the descriptor opened at claim time, so no reader
  * takes it for a live host.
  */
-export function acquireRuntimeFile(path: string, info: RuntimeInfo): RuntimeClaim {
+export function acquireRuntimeFile(
+  path: string,
+  info: RuntimeInfo,
+  opts: { takeOver?: (existing: RuntimeInfo) => boolean } = {},
+): RuntimeClaim {
   const tmp = join(dirname(path), `.runtime-${process.pid}-${randomUUID()}.tmp`);
   const fd = openSync(tmp, 'wx+', DATA_FILE_MODE);
   let linked = false;
@@ -78,11 +88,14 @@ export function acquireRuntimeFile(path: string, info: RuntimeInfo): RuntimeClai
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const existing = readRuntimeInfo(path);
-      if (existing && isPidAlive(existing.pid)) {
+      // Why: the data dir's own PTY keeper holds the claim while no host runs; this host replaces it.
+      if (existing && isPidAlive(existing.pid) && !opts.takeOver?.(existing)) {
         throw new HostError(
           'ORCA_HOST_ALREADY_RUNNING',
-          `a host is already running on ${dirname(path)} (pid ${existing.pid}); stop it or pass another --data-dir`,
-          { context: { pid: existing.pid } },
+          existing.keeper === true
+            ? `the PTY keeper (pid ${existing.pid}) holds the running agents of ${dirname(path)}; start a host that attaches to it (\`orca start\`, not --no-keeper) or end them with \`orca stop --all\``
+            : `a host is already running on ${dirname(path)} (pid ${existing.pid}); stop it or pass another --data-dir`,
+          { context: { pid: existing.pid, keeper: existing.keeper === true } },
         );
       }
       // Why: a stale file (dead pid, or torn/garbage content) is taken over, never trusted.

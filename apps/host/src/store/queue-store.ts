@@ -59,7 +59,7 @@ export interface QueueStore {
   updateQueueItem(id: number, update: QueueItemUpdate, from: readonly QueueState[]): boolean;
   /** Sets the order of a pane's pending items to `ids` (all of them, in the new order). */
   reorderQueue(handle: string, ids: readonly number[]): void;
-  /** Drops a pane's oldest finished items beyond `keep`; returns how many went. */
+  /** Drops a pane's finished items beyond the `keep` that finished last; returns how many went. */
   pruneFinishedQueueItems(handle: string, keep: number): number;
 }
 
@@ -123,7 +123,7 @@ export function queueStore(db: Database.Database): QueueStore {
     setPosition: db.prepare(`UPDATE prompt_queue SET position = ? WHERE id = ? AND handle = ? AND ${PENDING}`),
     prune: db.prepare(
       `DELETE FROM prompt_queue WHERE handle = ? AND NOT ${PENDING} AND id NOT IN (
-         SELECT id FROM prompt_queue WHERE handle = ? AND NOT ${PENDING} ORDER BY id DESC LIMIT ?)`,
+         SELECT id FROM prompt_queue WHERE handle = ? AND NOT ${PENDING} ORDER BY updated_at DESC, id DESC LIMIT ?)`,
     ),
   };
   return {

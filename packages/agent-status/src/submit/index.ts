@@ -8,4 +8,11 @@ export {
   type SubmitStrategy,
   submitStrategy,
 } from './strategy.ts';
-export { composerRows, draftInComposer, isPromptSubmitEvent, PROMPT_SUBMIT_EVENTS } from './verify.ts';
+export {
+  COMPOSER_PLACEHOLDERS,
+  composerDraft,
+  composerRows,
+  draftInComposer,
+  isPromptSubmitEvent,
+  PROMPT_SUBMIT_EVENTS,
+} from './verify.ts';

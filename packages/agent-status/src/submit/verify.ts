@@ -88,3 +88,35 @@ export function draftInComposer(screen: readonly string[], prompt: string, agent
   const tail = squash(prompt).slice(-DRAFT_TAIL_CHARS);
   return tail.length > 0 && squash(rows).includes(tail);
 }
+
+/**
+ * What an agent's empty composer shows after its glyph (real screens, agents lab): Claude Code
+ * nothing; Codex 0.171.0 a dim hint; Gemini CLI 0.61.0 a hint.
+ */
+export const COMPOSER_PLACEHOLDERS: Readonly<Partial<Record<AgentId, readonly string[]>>> = Object.freeze({
+  claude: [],
+  codex: ['Ask Codex to do anything', 'Ask a follow-up question'],
+  gemini: ['Type your message or @path/to/file'],
+});
+
+/**
+ * Does the composer at the bottom hold text someone typed (`draft`), or nothing but the agent's
+ * own hint (`empty`)? `unknown` for an agent whose composer is not known, or when its glyph line
+ * is not on screen. A prompt pasted onto a draft would go out as one message with it.
+ *
+ * @example
+ * composerDraft(['❯ \u00a0', '  ? for shortcuts'], 'claude'); // 'empty'
+ * composerDraft(['› also check t', '  gpt-5'], 'codex'); // 'draft'
+ */
+export function composerDraft(screen: readonly string[], agent: AgentId | null): 'empty' | 'draft' | 'unknown' {
+  const glyph = agent ? COMPOSER_GLYPH[agent] : undefined;
+  const placeholders = agent ? COMPOSER_PLACEHOLDERS[agent] : undefined;
+  if (!glyph || !placeholders) return 'unknown';
+  const rows = composerRows(screen, agent);
+  const first = normalizeLine(rows[0] ?? '', 0);
+  if (!first || !glyph.test(first.text)) return 'unknown';
+  const text = first.text.replace(glyph, '').replace(/\s+/g, ' ').trim();
+  if (text === '') return 'empty';
+  // Why: normalised lines are lower case.
+  return placeholders.some((p) => text === p.toLowerCase()) ? 'empty' : 'draft';
+}
