@@ -137,7 +137,10 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
   const holdVacancy = (v: { path: string; content: Record<string, unknown> }): void => {
     stopHolding();
     const attempt = (): void => {
-      if (host !== null || closed) return stopHolding();
+      if (host !== null || closed) {
+        stopHolding();
+        return;
+      }
       if (claim.take(v.path, v.content)) {
         log(`holding ${v.path} while no host is attached`);
         stopHolding();
