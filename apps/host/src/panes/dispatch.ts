@@ -142,10 +142,10 @@ async function readiness(pane: LivePane, firstCheckAt: number, now: () => number
   const { agent, realTui } = await paneAgent(pane);
   if (realTui && agent !== null) {
     const rows = pane.screen.renderedRows();
+    if (composerDraft(rows, agent) === 'draft') return { kind: 'pending', reason: 'the composer holds a draft' };
     if (!composerAtBottom(agent, buildMatchWindow({ screen: rows }).lines)) {
       return { kind: 'pending', reason: 'the composer is not on screen' };
     }
-    if (composerDraft(rows, agent) === 'draft') return { kind: 'pending', reason: 'the composer holds a draft' };
   }
   return { kind: 'ready' };
 }
