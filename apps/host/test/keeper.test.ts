@@ -1,13 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { endKeeper, until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installHooks } from '../src/agent-hooks/install-hooks.ts';
-import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
 import { createHost, type Host } from '../src/host/host.ts';
 import { listResumable, resumePanes } from '../src/resume/resume-panes.ts';
 import { silentLogger } from '../src/runtime/logger.ts';
+import { demoClaude } from './demo-claude.ts';
 
 const hosts: Host[] = [];
 const dataDirs: string[] = [];
@@ -23,38 +22,19 @@ async function keeperHost(dataDir: string): Promise<Host> {
   return host;
 }
 
-/** A `claude` on PATH that is the demo agent (Claude's hook dialect; `--resume ID` continues ID). */
-function claudeOnPath(root: string): { bin: string; home: string; turns: string; starts: string } {
-  const bin = join(root, 'bin');
-  const home = join(root, 'home');
-  mkdirSync(bin, { recursive: true });
-  mkdirSync(home, { recursive: true });
-  const claude = join(bin, 'claude');
-  writeFileSync(claude, `#!/bin/sh\nexec '${process.execPath}' '${demoAgentPath()}' "$@"\n`);
-  chmodSync(claude, 0o755);
-  return { bin, home, turns: join(root, 'turns.jsonl'), starts: join(root, 'starts.jsonl') };
-}
-
 async function startClaude(host: Host, root: string, replyMs: number) {
-  const c = claudeOnPath(root);
-  await installHooks({ home: c.home, agents: ['claude'], agentVersions: { claude: '2.1.80' } });
+  const c = await demoClaude(root);
   const view = await host.createPane({
-    argv: [join(c.bin, 'claude'), '--permission-mode', 'default'],
+    argv: [c.claude, '--permission-mode', 'default'],
     cwd: c.home,
     name: 'kept-agent',
-    env: {
-      HOME: c.home,
-      ORCA_DEMO_TOOL: 'never',
-      ORCA_DEMO_REPLY_MS: String(replyMs),
-      ORCA_DEMO_PROMPT_LOG: c.turns,
-      ORCA_DEMO_START_LOG: c.starts,
-    },
+    env: c.env({ ORCA_DEMO_REPLY_MS: String(replyMs) }),
   });
   await until('the agent idle', () => {
     const v = host.showPane(view.handle);
     return v.isRunningAgent && v.status === 'idle';
   });
-  return { ...c, handle: view.handle };
+  return { ...c, bin: dirname(c.claude), handle: view.handle };
 }
 
 const lines = (file: string): Record<string, unknown>[] =>

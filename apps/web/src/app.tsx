@@ -175,6 +175,12 @@ export function App() {
                 .catch(() => undefined)
                 .finally(() => void relistRef.current())
             }
+            onResume={(h) =>
+              void connection.socket
+                .call('resume.run', { handles: [h] })
+                .catch(() => undefined)
+                .finally(() => void relistRef.current())
+            }
           />
         </>
       )}

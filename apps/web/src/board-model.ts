@@ -15,6 +15,10 @@ export interface BoardPane {
   changedAt?: number;
   /** Prompts queued for it and not delivered yet (absent: none). */
   queued?: number;
+  /** An agent session that ended with its keeper or host: how it resumes, or why it cannot. */
+  resume?: { argv: string[] } | { reason: string };
+  /** The pane that resumed this one's session. */
+  resumedAs?: string;
 }
 
 /** One `status.watch` event. */

@@ -10,6 +10,7 @@ export function Board(props: {
   panes: readonly BoardPane[];
   onOpen(handle: string): void;
   onRemove(handle: string): void;
+  onResume(handle: string): void;
 }) {
   const [now, setNow] = useState(Date.now());
   // Why: only the "waited for" column ages; this re-renders it, it does not ask the host anything.
@@ -57,6 +58,22 @@ export function Board(props: {
               <td>{p.guest ?? 'local'}</td>
               <td>
                 {clock(p.changedAt)}
+                {p.exited && p.resume && 'argv' in p.resume && (
+                  <button
+                    type="button"
+                    class="resume"
+                    title={p.resume.argv.join(' ')}
+                    onClick={() => props.onResume(p.handle)}
+                  >
+                    resume
+                  </button>
+                )}
+                {p.exited && p.resume && 'reason' in p.resume && (
+                  <span class="not-resumable" title={p.resume.reason}>
+                    not resumable
+                  </span>
+                )}
+                {p.resumedAs && <span class="resumed-as">resumed as {p.resumedAs}</span>}
                 {p.exited && (
                   <button type="button" class="remove" onClick={() => props.onRemove(p.handle)}>
                     remove
