@@ -86,7 +86,13 @@ describe('attack: the PTY keeper of a running host', () => {
     }
     const probe = spawnSync(
       'su',
-      ['relaytest', '-s', '/bin/sh', '-c', `${process.execPath} -e "require('net').connect(process.argv[1]).on('error', (e) => { console.log(e.code); process.exit(0) }).on('connect', () => { console.log('CONNECTED'); process.exit(0) })" ${keeper.socket}`],
+      [
+        'relaytest',
+        '-s',
+        '/bin/sh',
+        '-c',
+        `${process.execPath} -e "require('net').connect(process.argv[1]).on('error', (e) => { console.log(e.code); process.exit(0) }).on('connect', () => { console.log('CONNECTED'); process.exit(0) })" ${keeper.socket}`,
+      ],
       { encoding: 'utf8', timeout: 20_000 },
     );
     expect(probe.stdout.trim()).toBe('EACCES');
