@@ -77,6 +77,25 @@ describe('agents outlive the host (createHost({ keeper: true }))', () => {
     expect(lines(agent.turns).map((t) => t.prompt)).toEqual(['a long task', 'and one more']);
   }, 90_000);
 
+  it('prompts queued behind a turn are delivered after a host restart, each once, in order (the queue is durable, the pane kept)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-kept-queue-'));
+    const dataDir = join(root, 'data');
+    let host = await keeperHost(dataDir);
+    const agent = await startClaude(host, root, 3_000);
+    await host.dispatchInject(agent.handle, 'the long turn');
+    const first = host.queue.add(agent.handle, 'queued one');
+    const second = host.queue.add(agent.handle, 'queued two');
+    await host.stop();
+    hosts.splice(hosts.indexOf(host), 1);
+    host = await keeperHost(dataDir);
+    const done = await Promise.all([first.id, second.id].map((id) => host.queue.wait(id, 60_000)));
+    expect(done.map((i) => [i.state, i.receipt?.hookProof])).toEqual([
+      ['submitted', 'text'],
+      ['submitted', 'text'],
+    ]);
+    expect(lines(agent.turns).map((t) => t.prompt)).toEqual(['the long turn', 'queued one', 'queued two']);
+  }, 90_000);
+
   it('the keeper killed under a live host: its panes end with cause keeper-died; the session is resumed with its id and launch flags', async () => {
     const root = mkdtempSync(join(tmpdir(), 'orca-kept-died-'));
     const dataDir = join(root, 'data');

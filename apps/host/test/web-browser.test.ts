@@ -303,25 +303,31 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
                 `${await li.locator('.queue-state').textContent()} ${await li.locator('.queue-prompt').textContent()}`,
             ),
           );
-    await waitFor('three queued', async () => (await rows.count()) === 3);
-    expect(await shown()).toEqual([
-      'queued #1 first queued prompt',
+    // The head says what it waits for once its worker has looked at the pane; the rest just wait.
+    const waiting = 'waiting for a human (agent_prompt_blocked)';
+    const threeQueued = [
+      `queued #1 · ${waiting} first queued prompt`,
       'queued #2 second queued prompt',
       'queued #3 third queued prompt',
-    ]);
+    ];
+    await waitFor('three queued, the head waiting for the menu', async () =>
+      (await shown()).every((row, i) => row === threeQueued[i]) && (await rows.count()) === 3,
+    );
+    expect(await shown()).toEqual(threeQueued);
     // Nothing was typed into the menu.
     const beforeEdits = readFileSync(turns, 'utf8');
     await page.locator('.pane-queue li', { hasText: 'second queued prompt' }).locator('button.queue-remove').click();
     await page.locator('.pane-queue li', { hasText: 'third queued prompt' }).locator('button.queue-up').click();
-    await waitFor('removed and reordered', async () => {
-      const now = await shown();
-      return now[0] === 'queued #1 third queued prompt' && now[1] === 'queued #2 first queued prompt';
-    });
-    expect(await shown()).toEqual([
-      'queued #1 third queued prompt',
+    const reordered = [
+      `queued #1 · ${waiting} third queued prompt`,
       'queued #2 first queued prompt',
       'cancelled second queued prompt',
-    ]);
+    ];
+    await waitFor('removed and reordered', async () => {
+      const now = await shown();
+      return now.length === 3 && now.every((row, i) => row === reordered[i]);
+    });
+    expect(await shown()).toEqual(reordered);
     await page.screenshot({ path: join(shots, 'pane-queue.png'), fullPage: true });
     const board = await context.newPage();
     await board.goto(web.origin);

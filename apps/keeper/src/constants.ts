@@ -41,3 +41,5 @@ export const KEEPER_REQUEST_TIMEOUT_MS = 15_000;
 export const KEEPER_KEEPALIVE_MS = 2_000;
 /** See {@link KEEPER_KEEPALIVE_MS} (ms). */
 export const KEEPER_DEAD_AFTER_MS = 10_000;
+/** How long a link its owner closed may take to flush what it wrote last before it is cut. */
+export const KEEPER_CLOSE_FLUSH_MS = 2_000;

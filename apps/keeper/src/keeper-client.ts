@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { createRelayChannel, type LinkError, RemoteError } from '@orca/wire/relay-frames';
 import { z } from 'zod';
 import {
+  KEEPER_CLOSE_FLUSH_MS,
   KEEPER_DEAD_AFTER_MS,
   KEEPER_KEEPALIVE_MS,
   KEEPER_MAX_PAYLOAD_BYTES,
@@ -117,7 +118,10 @@ export function connectKeeper(
     });
     socket.on('close', () => channel.dispose());
     channel.onDispose((reason) => {
-      socket.destroy();
+      // Why: a link closed by its owner ends the socket instead, so keys it wrote last (a prompt's
+      // submit key sent as the host stops) reach the keeper; a stuck peer is cut off after a grace.
+      if (socket.writableEnded) setTimeout(() => socket.destroy(), KEEPER_CLOSE_FLUSH_MS).unref();
+      else socket.destroy();
       if (closed) return;
       closed = true;
       if (why === 'closed') why = reason.message;
@@ -175,7 +179,10 @@ export function connectKeeper(
             get closed() {
               return closed;
             },
-            close: () => channel.dispose(),
+            close: () => {
+              if (!socket.destroyed) socket.end();
+              channel.dispose();
+            },
           });
         },
         (error: unknown) => {

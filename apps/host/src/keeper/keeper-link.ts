@@ -14,9 +14,10 @@ import {
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
 import { APP_VERSION, DATA_DIR_MODE, DATA_FILE_MODE, KEEPER_START_TIMEOUT_MS } from '../constants.ts';
 import { HostError } from '../errors.ts';
-import type { PaneExit, PaneProcess, PaneSpawner } from '../panes/pane-process.ts';
+import type { PaneExit, PaneSpawner } from '../panes/pane-process.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
 import type { HostLogger } from '../runtime/logger.ts';
+import { keeperPanes } from './keeper-panes.ts';
 import { type KeeperProcess, keeperProcess } from './keeper-process.ts';
 
 /** A held pane taken over by this host: its process, and the bytes that rebuild its screen. */
@@ -170,64 +171,8 @@ export async function openKeeperLink(
     o.log.info({ pid: client.welcome.pid, panes: client.welcome.panes.length }, 'attached to the running PTY keeper');
   }
   const link = client;
-  const processes = new Map<string, KeeperProcess>();
-  /** Output of a pane whose spawn answer has not been read yet (the keeper streams at once). */
-  const early = new Map<string, { chunk: string; to: number }[]>();
   let detached = false;
-  link.onData((id, data, to) => {
-    const proc = processes.get(id);
-    if (proc) proc.data(data, to);
-    else early.get(id)?.push({ chunk: data, to });
-  });
-  link.onExit((id, exit) => processes.get(id)?.exit({ code: exit.code, signal: exit.signal }));
-  link.onClose((why) => {
-    if (detached) return;
-    o.log.error({ why }, 'the PTY keeper went away: its panes end (keeper-died)');
-    for (const proc of processes.values()) proc.exit({ code: null, signal: null, cause: 'keeper-died' });
-  });
-  const register = (id: string, proc: KeeperProcess): void => {
-    processes.set(id, proc);
-    proc.onExit(() => processes.delete(id));
-  };
-  const spawner: PaneSpawner = {
-    kept: true,
-    async spawn(id, opts): Promise<PaneProcess> {
-      if (link.closed) {
-        throw new HostError(
-          'ORCA_HOST_PANE_SPAWN',
-          'the PTY keeper is gone; restart the host (`orca start`) to start a new one',
-        );
-      }
-      early.set(id, []);
-      try {
-        const { pid } = await link.spawn({
-          id,
-          file: opts.file,
-          args: [...opts.args],
-          cwd: opts.cwd,
-          env: { ...opts.env },
-          cols: opts.cols,
-          rows: opts.rows,
-        });
-        const proc = keeperProcess(link, id, pid);
-        register(id, proc);
-        for (const e of early.get(id) ?? []) proc.data(e.chunk, e.to);
-        proc.ready(0);
-        return proc;
-      } catch (error) {
-        throw new HostError(
-          'ORCA_HOST_PANE_SPAWN',
-          `cannot start ${opts.file}: ${(error as Error).message}; check the command and --cwd`,
-          {
-            cause: error,
-            context: { file: opts.file },
-          },
-        );
-      } finally {
-        early.delete(id);
-      }
-    },
-  };
+  const { spawner, register } = keeperPanes(link, { log: o.log, detached: () => detached });
   return {
     spawner,
     held: link.welcome.panes,

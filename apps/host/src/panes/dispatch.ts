@@ -296,6 +296,7 @@ export async function deliverPrompt(
   const lease = await holdReadyPane(pane, handle, opts);
   opts.onWaiting?.(null);
   let released = false;
+  let submitOnStop: (() => void) | undefined;
   const release = (): void => {
     released = true;
     lease.release();
@@ -311,8 +312,22 @@ export async function deliverPrompt(
     const hooksBefore = pane.promptHooks.last();
     if (opts.signal?.aborted || opts.stopping?.aborted) throw new DeliveryAborted();
     opts.onWriting?.();
+    let bytes = 0;
+    let submitKeys = 0;
+    const submit = (): void => {
+      lease.write(strategy.submitKey);
+      bytes += Buffer.byteLength(strategy.submitKey);
+      submitKeys += 1;
+    };
     lease.write(text);
-    let bytes = Buffer.byteLength(text);
+    bytes += Buffer.byteLength(text);
+    // Why: the text and its submit key go in together; leaving them half-typed would merge them
+    // with the next prompt. On the stop signal the key goes at once, before the host lets go of its
+    // panes, whatever this delivery is awaiting (a slow screen must not hold it past the grace).
+    submitOnStop = (): void => {
+      if (submitKeys === 0 && !pane.exit) submit();
+    };
+    opts.stopping?.addEventListener('abort', submitOnStop, { once: true });
     const writtenAt = opts.now();
     stages.push({ stage: 'input_written', at: writtenAt });
     const proofBy = opts.deadline ?? writtenAt + opts.proofWindowMs;
@@ -326,18 +341,11 @@ export async function deliverPrompt(
       await sleep(DISPATCH_POLL_MS / 4);
     }
     if (!opts.stopping?.aborted) await sleep(strategy.pasteQuietMs);
-    let submitKeys = 0;
-    const submit = (): void => {
-      lease.write(strategy.submitKey);
-      bytes += Buffer.byteLength(strategy.submitKey);
-      submitKeys += 1;
-    };
-    if (pane.exit) throw notWritable(pane, handle);
-    submit();
+    if (pane.exit && submitKeys === 0) throw notWritable(pane, handle);
+    if (submitKeys === 0) submit();
     pane.acceptedPrompt = true;
     const submittedAt = opts.now();
-    // Why: the text and its submit key went in together; leaving them half-typed would merge them
-    // with the next prompt. The proof, if it comes, is a stored or spooled hook at the next start.
+    // Why: the proof, if it comes, is a stored or spooled hook at the next start.
     if (opts.stopping?.aborted) throw new DeliveryInterrupted();
 
     let proven: { by: 'hook'; proof: PromptProof } | { by: 'screen' } | null = null;
@@ -402,6 +410,7 @@ export async function deliverPrompt(
       submitKeys,
     };
   } finally {
+    if (submitOnStop) opts.stopping?.removeEventListener('abort', submitOnStop);
     if (!released) lease.release();
   }
 }

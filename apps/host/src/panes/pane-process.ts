@@ -32,6 +32,11 @@ export interface PaneProcess {
   resume(): void;
   onData(listener: (chunk: string) => void): void;
   onExit(listener: (exit: PaneExit) => void): void;
+  /**
+   * Lets output and the exit flow from `position` on, once the owner listens (a kept pane holds
+   * what came before). Absent where output flows from the start.
+   */
+  ready?(position: number): void;
 }
 
 /**

@@ -162,6 +162,7 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
         cols,
         rows,
       );
+      proc.ready?.(0);
       o.log.info(
         { handle, argv: record.argv[0], cwd: record.cwd, pid: proc.pid, kept: proc.kept === true },
         'pane created',

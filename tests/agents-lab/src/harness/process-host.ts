@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { connectRuntime, type PaneView, type RuntimeClient } from '@orca/host';
@@ -154,17 +155,20 @@ export async function followPane(dataDir: string, handle: string, profile: Agent
   };
 }
 
-/** The lab's environment for orca processes: PATH with the agent's command, HOME the agent's. */
+/**
+ * The lab's environment for orca processes: PATH with the agent's command, HOME the agent's.
+ * Why: built from scratch, as lab-run's in-process host does: the runner's own variables reach
+ * the agents through the host and keeper otherwise, and `CI=true` alone turns Gemini CLI
+ * non-interactive ("No input provided via stdin").
+ */
 export function labProcessEnv(bin: string, home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (!/^ORCA_/i.test(k) && !/^VITEST|^NODE_OPTIONS$/.test(k)) env[k] = v;
   return {
-    ...env,
     PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     HOME: home,
+    USER: process.env.USER ?? 'lab',
     LANG: 'C.UTF-8',
     SHELL: '/bin/sh',
+    TMPDIR: os.tmpdir(),
   };
 }
 
