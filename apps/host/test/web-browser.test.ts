@@ -310,8 +310,9 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
       'queued #2 second queued prompt',
       'queued #3 third queued prompt',
     ];
-    await waitFor('three queued, the head waiting for the menu', async () =>
-      (await shown()).every((row, i) => row === threeQueued[i]) && (await rows.count()) === 3,
+    await waitFor(
+      'three queued, the head waiting for the menu',
+      async () => (await shown()).every((row, i) => row === threeQueued[i]) && (await rows.count()) === 3,
     );
     expect(await shown()).toEqual(threeQueued);
     // Nothing was typed into the menu.
