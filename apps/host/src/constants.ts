@@ -102,6 +102,34 @@ export const WEB_SUBPROTOCOL = 'orca.v1';
 export const WEB_SOCKET_PATH = '/ws';
 /** Largest WebSocket message the web server accepts (bytes). */
 export const WEB_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** `logs/host.log` rotates past this size (bytes) … */
+export const LOG_MAX_BYTES = 10 * 1024 * 1024;
+/** … keeping at most this many rotated files (`host.log.1` newest). */
+export const LOG_FILES_KEPT = 5;
+/** How long a pairing code of `orca web pair` (and of `orca start --web`) stays usable by default. */
+export const WEB_PAIRING_TTL_MS = 10 * 60_000;
+/** Longest pairing-code lifetime `orca web pair --expires` accepts. */
+export const WEB_PAIRING_TTL_MAX_MS = 24 * 60 * 60_000;
+/** Unused pairing codes kept at most (the oldest is dropped first). */
+export const WEB_PAIRING_CODES_MAX = 64;
+/** A browser session not used for this long expires (its sockets end, its token is refused). */
+export const WEB_SESSION_IDLE_MS = 7 * 24 * 60 * 60_000;
+/** How often a session's last use is written to the store at most (ms). */
+export const WEB_SESSION_TOUCH_MS = 60_000;
+/** How often idle sessions are looked for (ms). */
+export const WEB_SESSION_SWEEP_MS = 60_000;
+/** Ended sessions are kept this long, so a page can be told why its token stopped working. */
+export const WEB_SESSION_ENDED_KEEP_MS = 30 * 24 * 60 * 60_000;
+/** Unauthenticated attempts (upgrades, token checks): bucket size and refill per second, host-wide. */
+export const WEB_AUTH_BUCKET_SIZE = 40;
+export const WEB_AUTH_BUCKET_PER_S = 10;
+/** Failed attempts one address may make before it backs off; the backoff doubles from 1 s up to 60 s. */
+export const WEB_AUTH_FREE_FAILURES = 5;
+export const WEB_AUTH_BACKOFF_MAX_MS = 60_000;
+/** Addresses whose failures are tracked at most (the oldest entry is dropped first). */
+export const WEB_AUTH_ADDRESSES_MAX = 4_096;
+/** Refused attempts are logged as one summary line per this interval (ms). */
+export const WEB_REFUSAL_LOG_MS = 10_000;
 
 /** Longest agent session id the host records from a hook payload (chars). */
 export const SESSION_ID_MAX_CHARS = 200;

@@ -1,18 +1,55 @@
 import type { Command } from 'commander';
-import { EXIT_OK } from '../constants.ts';
+import QRCode from 'qrcode';
+import { EXIT_OK, WEB_PAIRING_TTL_MAX_MS } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import type { CliContext } from './cli-context.ts';
+import { UsageError } from './output.ts';
+import { parseDuration } from './parse-args.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
 import { connectFromGlobals } from './runtime-connection.ts';
 
 interface SessionsResult {
   serving: boolean;
-  sessions: { id: string; createdAt: number; sockets: number }[];
+  sessions: { id: string; createdAt: number; lastUsedAt: number; expiresAt: number; sockets: number }[];
 }
 
-/** Registers `orca web sessions` and `orca web revoke ID` (browser sessions of `orca start --web`). */
+/** A time as the CLI prints it: ISO 8601 to the second, UTC. */
+const when = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Registers `orca web pair|sessions|revoke` (browser sessions of `orca start --web`). */
 export function addWebCommands(program: Command, { io, state, globals }: CliContext): void {
   const web = program.command('web').description('browser sessions of `orca start --web`');
+  web
+    .command('pair')
+    .description('print a new one-time pairing link (and a QR code for a phone); any number of devices can pair')
+    .option('--expires <duration>', 'how long the link stays usable: 90s, 10m, 2h (default 10m, at most 24h)', (v) =>
+      parseDuration(v, '--expires'),
+    )
+    .option('--no-qr', 'print the link only')
+    .addHelpText(
+      'after',
+      '\nExample:\n  orca web pair --expires 30m    # open the link, or scan the code, within 30 minutes',
+    )
+    .action(async (o: { expires?: number; qr: boolean }) => {
+      if (o.expires !== undefined && o.expires > WEB_PAIRING_TTL_MAX_MS)
+        throw new UsageError('orca web pair: --expires is at most 24h');
+      if (o.expires !== undefined && o.expires < 1_000) throw new UsageError('orca web pair: --expires is at least 1s');
+      const client = await connectFromGlobals(globals());
+      try {
+        const paired = await client.call<{ url: string; expiresAt: number }>('web.pair', {
+          ...(o.expires !== undefined ? { expiresInMs: o.expires } : {}),
+        });
+        if (globals().json) io.out(terminalSafeJson(paired));
+        else {
+          if (o.qr) io.out(await QRCode.toString(paired.url, { type: 'utf8', errorCorrectionLevel: 'L', margin: 2 }));
+          io.out(`open ${printableField(paired.url)}`);
+          io.out(`one-time link; unused, it expires at ${when(paired.expiresAt)}`);
+        }
+        state.exit = EXIT_OK;
+      } finally {
+        client.close();
+      }
+    });
   web
     .command('sessions')
     .description('list the paired browser sessions')
@@ -25,7 +62,9 @@ export function addWebCommands(program: Command, { io, state, globals }: CliCont
         else if (result.sessions.length === 0) io.out('no browser sessions');
         else
           for (const s of result.sessions)
-            io.out(`${printableField(s.id)}  paired ${new Date(s.createdAt).toISOString()}  ${s.sockets} open`);
+            io.out(
+              `${printableField(s.id)}  paired ${when(s.createdAt)}  last used ${when(s.lastUsedAt)}  expires ${when(s.expiresAt)}  ${s.sockets} open`,
+            );
         state.exit = EXIT_OK;
       } finally {
         client.close();

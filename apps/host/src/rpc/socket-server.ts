@@ -45,6 +45,8 @@ export function attachRpcConnections(
   handlers: RpcHandlers,
   remote: RpcConnection['remote'],
   onConnection?: (conn: RpcConnection, req: IncomingMessage, ws: WebSocket) => void,
+  /** Checked before each frame is handled: false ends the socket at once and drops the frame. */
+  admitFrame?: (conn: RpcConnection) => boolean,
 ): void {
   wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
     // Why: a Set, so a request that ends removes its own cleanup in O(1) (issue 16: one
@@ -71,6 +73,10 @@ export function attachRpcConnections(
     };
     onConnection?.(conn, req, ws);
     ws.on('message', (data, isBinary) => {
+      if (admitFrame && !admitFrame(conn)) {
+        ws.terminate();
+        return;
+      }
       const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
       if (isBinary) handlers.onBinary(conn, new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
       else handlers.onText(conn, buf.toString('utf8'));

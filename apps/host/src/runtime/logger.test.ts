@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@orca/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHostLogger } from './logger.ts';
@@ -35,5 +36,32 @@ describe('the host log file', () => {
       expect(parsed.cwd).toBe(texts[i]);
       expect(parsed.msg).toBe(`pane at ${texts[i]}`);
     });
+  });
+
+  it('rotates by size and keeps a bounded number of files, each 0600', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orca-log-'));
+    const file = join(dir, 'host.log');
+    const log = createHostLogger(file, 'info', { maxBytes: 4 * 1024, files: 3 });
+    const line = 'x'.repeat(200);
+    // A flood of refusals, as a stream of attempts writes them: in many turns of the event loop.
+    for (let i = 0; i < 400; i++) {
+      log.warn({ i, line }, 'web attempts refused');
+      if (i % 10 === 9) await new Promise((r) => setTimeout(r, 1));
+    }
+    await until('four files', () => readdirSync(dir).length === 4);
+    log.info({ last: true }, 'the last line');
+    await until('the last line written', () => readFileSync(file, 'utf8').includes('the last line'));
+    const files = readdirSync(dir).sort();
+    expect(files).toEqual(['host.log', 'host.log.1', 'host.log.2', 'host.log.3']);
+    for (const f of files) {
+      expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
+      // About the limit each (a write may overshoot it), nowhere near the 90 KB written.
+      expect(statSync(join(dir, f)).size).toBeLessThan(12 * 1024);
+    }
+    const firstI = (f: string): number =>
+      (JSON.parse(readFileSync(join(dir, f), 'utf8').split('\n')[0] ?? '{}') as { i: number }).i;
+    // host.log.1 is the newest rotated file, host.log.3 the oldest kept; the first lines are gone.
+    expect(firstI('host.log.1')).toBeGreaterThan(firstI('host.log.3'));
+    expect(firstI('host.log.3')).toBeGreaterThan(0);
   });
 });

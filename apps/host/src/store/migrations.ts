@@ -117,4 +117,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE panes ADD COLUMN resumed_as TEXT;
     `,
   },
+  {
+    version: 7,
+    name: 'browser sessions (their secrets as SHA-256 digests), kept across host restarts',
+    sql: `
+      CREATE TABLE web_sessions (
+        id TEXT PRIMARY KEY,
+        secret_digest BLOB NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER NOT NULL,
+        revoked_at INTEGER,
+        revoked_why TEXT
+      );
+    `,
+  },
 ];

@@ -17,6 +17,7 @@ import {
 } from './records.ts';
 import { compactStore, type GcReport, hookRowRetention } from './retention.ts';
 import { storeError, storeFileBytes, tightenStoreFiles, withStoreErrors } from './store-files.ts';
+import { type WebSessionStore, webSessionStore } from './web-session-store.ts';
 import { createWriteBatch } from './write-batch.ts';
 
 export type { QueueItemRecord, QueueItemUpdate, QueueState } from './queue-store.ts';
@@ -30,13 +31,14 @@ export type {
   VerdictRecord,
 } from './records.ts';
 export type { GcReport } from './retention.ts';
+export type { WebSessionRecord } from './web-session-store.ts';
 
 /**
  * The host's SQLite store (better-sqlite3, WAL). Synchronous by design: one writer, the host.
  * Hook rows and verdicts are written behind: queued and committed together once per event-loop
  * turn ({@link Store.committed}); every other call commits them first, so reads see every write.
  */
-export interface Store extends QueueStore {
+export interface Store extends QueueStore, WebSessionStore {
   readonly path: string;
   schemaVersion(): number;
   insertPane(
@@ -185,6 +187,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   };
   const methods: Store = {
     ...queueStore(db),
+    ...webSessionStore(db),
     path,
     schemaVersion: () => db.pragma('user_version', { simple: true }) as number,
     insertPane(p) {

@@ -5,12 +5,20 @@ import type { Duplex } from 'node:stream';
 import { defineMethod } from '@orca/wire/rpc';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isLoopbackHost } from '../cli/web-address.ts';
-import { WEB_MAX_MESSAGE_BYTES, WEB_SOCKET_PATH, WEB_SUBPROTOCOL } from '../constants.ts';
+import { WEB_MAX_MESSAGE_BYTES, WEB_SESSION_SWEEP_MS, WEB_SOCKET_PATH, WEB_SUBPROTOCOL } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import type { Host } from '../host/host-types.ts';
 import { createRuntimeHandlers } from '../rpc/runtime-server.ts';
 import { attachRpcConnections, type RpcConnection } from '../rpc/socket-server.ts';
+import { createAuthLimiter } from './auth-limiter.ts';
+import { createRefusalLog } from './refusal-log.ts';
 import { createWebAuth, type WebAdmission, type WebAuth, type WebCredential, type WebSession } from './web-auth.ts';
+
+/** Close code of a socket whose session was revoked or expired (its reason says which). */
+export const WEB_CLOSE_SESSION_ENDED = 4001;
+
+/** Path of the session check: `GET` with `Authorization: Bearer TOKEN` says whether the token still opens. */
+export const WEB_SESSION_CHECK_PATH = '/api/session';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -57,6 +65,7 @@ export interface WebServerOptions {
   /** The built browser client (see `findWebAssets`). */
   readonly assets: string;
   readonly runtimeId?: string;
+  /** The credential store; by default one on the host's SQLite store (sessions survive a restart). */
   readonly auth?: WebAuth;
 }
 
@@ -68,9 +77,11 @@ export interface WebServer {
   readonly auth: WebAuth;
   /** The URL to open: the origin plus a fresh one-time code in the fragment. */
   pairingUrl(): string;
+  /** A fresh one-time pairing URL usable for `ttlMs` (default 10 minutes), and when it expires. */
+  pair(ttlMs?: number): { url: string; expiresAt: number };
   /** The paired sessions, with how many sockets each has open now. */
   sessions(): (WebSession & { sockets: number })[];
-  /** Ends session `id`; its open sockets close. */
+  /** Ends session `id`; its open sockets are cut at once (no close handshake awaited). */
   revoke(id: string): boolean;
   close(): Promise<void>;
 }
@@ -84,8 +95,14 @@ function credentialOf(protocols: string[]): WebCredential | null {
 }
 
 /** Refuses an upgrade with a bare status line: no WebSocket is opened, no data is sent. */
-function refuse(socket: Duplex, status: 400 | 401 | 403 | 404): void {
-  const text = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[status];
+function refuse(socket: Duplex, status: 400 | 401 | 403 | 404 | 429): void {
+  const text = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    429: 'Too Many Requests',
+  }[status];
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   socket.destroy();
 }
@@ -165,9 +182,22 @@ async function serveFile(root: string, req: IncomingMessage, res: ServerResponse
  * console.log(web.pairingUrl()); // http://127.0.0.1:PORT/#pair=…
  */
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
-  const auth = opts.auth ?? createWebAuth();
+  const auth = opts.auth ?? createWebAuth({ store: opts.host.store });
+  const limiter = createAuthLimiter();
+  const refusals = createRefusalLog(opts.host.log);
   const admissions = new WeakMap<RpcConnection, WebAdmission & { ok: true }>();
   const socketsBySession = new Map<string, Set<WebSocket>>();
+  /**
+   * Ends every socket of session `id`: a close frame with `code` (a page learns why), then the
+   * socket is cut on the next turn, so a client that ignores close frames keeps nothing.
+   */
+  const cut = (id: string, code: number, reason: string): void => {
+    for (const ws of socketsBySession.get(id) ?? []) {
+      ws.close(code, reason);
+      setImmediate(() => ws.terminate());
+    }
+    socketsBySession.delete(id);
+  };
   const handlers = createRuntimeHandlers(opts.host, {
     runtimeId: opts.runtimeId ?? randomUUID(),
     extraMethods: (conn) => [
@@ -185,8 +215,53 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       }),
     ],
   });
+  let port = opts.bind.port;
+  const addressOf = (req: IncomingMessage): string => req.socket.remoteAddress ?? '';
+  /** Checks a credential under the limits: the admission, or the status to refuse with. */
+  const admitLimited = (
+    req: IncomingMessage,
+    credential: WebCredential | null,
+  ): { admission: WebAdmission & { ok: true } } | { status: 401 | 429; reason: string } => {
+    const address = addressOf(req);
+    if (!limiter.allow(address)) {
+      refusals.count('rate_limited');
+      return { status: 429, reason: 'rate_limited' };
+    }
+    const admission = auth.admit(credential);
+    if (!admission.ok) {
+      limiter.failed(address);
+      refusals.count(admission.reason);
+      return { status: 401, reason: admission.reason };
+    }
+    limiter.succeeded(address);
+    return { admission };
+  };
+  const checkSession = (req: IncomingMessage, res: ServerResponse): void => {
+    const json = (status: number, body: unknown): void => {
+      res
+        .writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end(JSON.stringify(body));
+    };
+    if (req.method !== 'GET') json(405, { error: 'method' });
+    // Why: a page of another origin must not learn whether a token works (fetch sends its Origin).
+    else if (req.headers.origin !== undefined && !originAllowed(req.headers.origin, req, opts.bind.host, port))
+      json(403, { error: 'origin' });
+    else {
+      const bearer = /^Bearer ([A-Za-z0-9_.-]{1,200})$/.exec(req.headers.authorization ?? '');
+      const result = admitLimited(req, bearer?.[1] ? { kind: 'session', token: bearer[1] } : null);
+      if ('status' in result) json(result.status, { ok: false, reason: result.reason });
+      else json(200, { ok: true, sessionId: result.admission.session.id });
+    }
+  };
   const http = createServer((req, res) => {
-    void serveFile(opts.assets, req, res);
+    let pathname = '';
+    try {
+      pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    } catch {
+      // serveFile answers 400
+    }
+    if (pathname === WEB_SESSION_CHECK_PATH) checkSession(req, res);
+    else void serveFile(opts.assets, req, res);
   });
   const wss = new WebSocketServer({
     noServer: true,
@@ -194,20 +269,32 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     handleProtocols: () => WEB_SUBPROTOCOL,
   });
   const pendingAdmission = new WeakMap<IncomingMessage, WebAdmission & { ok: true }>();
-  attachRpcConnections(wss, handlers, 'web', (conn, req, ws) => {
-    const admission = pendingAdmission.get(req);
-    if (!admission) {
-      ws.terminate();
-      return;
-    }
-    admissions.set(conn, admission);
-    const id = admission.session.id;
-    const set = socketsBySession.get(id) ?? new Set<WebSocket>();
-    set.add(ws);
-    socketsBySession.set(id, set);
-    ws.once('close', () => set.delete(ws));
-  });
-  let port = opts.bind.port;
+  attachRpcConnections(
+    wss,
+    handlers,
+    'web',
+    (conn, req, ws) => {
+      const admission = pendingAdmission.get(req);
+      if (!admission) {
+        ws.terminate();
+        return;
+      }
+      admissions.set(conn, admission);
+      const id = admission.session.id;
+      const set = socketsBySession.get(id) ?? new Set<WebSocket>();
+      set.add(ws);
+      socketsBySession.set(id, set);
+      ws.once('close', () => set.delete(ws));
+    },
+    (conn) => {
+      // Why: revocation and expiry bind on every frame, not only at the upgrade.
+      const admission = admissions.get(conn);
+      if (!admission) return false;
+      const check = auth.check(admission.session.id);
+      if (!check.ok) cut(admission.session.id, WEB_CLOSE_SESSION_ENDED, check.reason);
+      return check.ok;
+    },
+  );
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     let path: string;
@@ -224,12 +311,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       .map((p) => p.trim())
       .filter((p) => p.length > 0);
     if (!protocols.includes(WEB_SUBPROTOCOL)) return refuse(socket, 400);
-    const admission = auth.admit(credentialOf(protocols));
-    if (!admission.ok) {
-      opts.host.log.warn({ reason: admission.reason }, 'web socket refused');
-      return refuse(socket, 401);
-    }
-    pendingAdmission.set(req, admission);
+    const result = admitLimited(req, credentialOf(protocols));
+    if ('status' in result) return refuse(socket, result.status);
+    pendingAdmission.set(req, result.admission);
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
   await new Promise<void>((resolve, reject) => {
@@ -239,12 +323,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       resolve();
     });
   }).catch((cause: unknown) => {
+    refusals.close();
     throw new HostError(
       'ORCA_HOST_LISTEN',
       `cannot serve the web client on ${opts.bind.host}:${opts.bind.port}: ${(cause as Error).message}; pick another --web port (0 = any)`,
       { cause, context: { port: opts.bind.port } },
     );
   });
+  const sweep = setInterval(() => {
+    for (const id of auth.sweep()) cut(id, WEB_CLOSE_SESSION_ENDED, 'expired');
+  }, WEB_SESSION_SWEEP_MS);
+  sweep.unref();
   const address = http.address();
   port = typeof address === 'object' && address ? address.port : opts.bind.port;
   const shownHost = isLoopbackHost(opts.bind.host)
@@ -254,20 +343,26 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     : '127.0.0.1';
   const origin = `http://${shownHost}:${port}`;
   opts.host.log.info({ origin }, 'web client served');
+  const pair = (ttlMs?: number): { url: string; expiresAt: number } => {
+    const { code, expiresAt } = auth.issuePairingCode(ttlMs);
+    return { url: `${origin}/#pair=${code}`, expiresAt };
+  };
   return {
     origin,
     port,
     auth,
-    pairingUrl: () => `${origin}/#pair=${auth.issuePairingCode()}`,
+    pairingUrl: () => pair().url,
+    pair,
     sessions: () => auth.sessions().map((s) => ({ ...s, sockets: socketsBySession.get(s.id)?.size ?? 0 })),
     revoke(id) {
       const removed = auth.revoke(id);
-      for (const ws of socketsBySession.get(id) ?? []) ws.close(4001, 'session revoked');
-      socketsBySession.delete(id);
+      cut(id, WEB_CLOSE_SESSION_ENDED, 'revoked');
       return removed;
     },
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(sweep);
+        refusals.close();
         for (const client of wss.clients) client.terminate();
         http.close(() => resolve());
         http.closeAllConnections();
