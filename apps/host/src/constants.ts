@@ -25,8 +25,8 @@ export const SHUTDOWN_FORCE_AFTER_MS = 3_000;
 export const DEFAULT_PANE_COLS = 120;
 /** Default PTY size of a new pane (rows). */
 export const DEFAULT_PANE_ROWS = 40;
-/** Scrollback kept by each pane's `@xterm/headless` screen (lines). */
-export const PANE_SCROLLBACK_LINES = 1000;
+/** Scrollback kept by each pane's `@xterm/headless` screen (lines; the board shows it when a pane opens). */
+export const PANE_SCROLLBACK_LINES = 5000;
 /** Raw output tail kept per pane for the status engine and `terminal show` (UTF-16 units). */
 export const PANE_TAIL_MAX_CHARS = 16_384;
 /**

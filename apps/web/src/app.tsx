@@ -1,34 +1,60 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { Board } from './board.tsx';
-import { applyChange, type BoardPane, tabTitle, type VerdictChange } from './board-model.ts';
+import {
+  applyChange,
+  type BoardPane,
+  filterPanes,
+  nextWaiting,
+  sortPanes,
+  stepSelection,
+  tabTitle,
+  type VerdictChange,
+} from './board-model.ts';
 import { CreatePane } from './create-pane.tsx';
+import { type Fragment, parseFragment } from './fragment.ts';
 import { type HostCredential, type HostSocket, openHostSocket, socketUrl } from './host-socket.ts';
+import { shortcutFor } from './keys.ts';
 import { newlyWaiting, notifyWaiting } from './notify.ts';
+import { PaneHeader } from './pane-header.tsx';
 import { PaneTerminal } from './pane-terminal.tsx';
 import type { QueueItem } from './queue-model.ts';
-import { forgetToken, keepToken, takeCredential } from './session.ts';
+import { checkToken, reconnectDelay, refusalText } from './reconnect.ts';
+import { forgetToken, keepToken, storedCredential } from './session.ts';
 
-/** Delay before reconnecting a dropped socket (ms). */
-const RECONNECT_DELAY_MS = 1_000;
+/** Close code of a socket whose session the host ended (revoked or expired; the reason says which). */
+const CLOSE_SESSION_ENDED = 4001;
 
 type Connection =
   | { state: 'connecting' }
   | { state: 'unpaired' }
-  | { state: 'refused'; message: string }
+  | { state: 'repair'; message: string }
   | { state: 'ready'; socket: HostSocket }
-  | { state: 'reconnecting' };
+  | { state: 'reconnecting'; retryAt: number };
 
-function paneFromHash(hash: string): string | null {
-  const match = /^#pane=(.+)$/.exec(hash);
-  return match?.[1] ? decodeURIComponent(match[1]) : null;
+/** The pairing code a fragment carries is taken at once and removed from the address bar (and history). */
+function takeFragment(): Fragment {
+  const fragment = parseFragment(location.hash);
+  if (fragment.kind === 'pair') history.replaceState(null, '', `${location.pathname}${location.search}`);
+  return fragment;
 }
 
 /** The page: pairs (or resumes) with the host, then shows the board or one pane's terminal. */
 export function App() {
+  const first = useRef<Fragment>(takeFragment());
   const [connection, setConnection] = useState<Connection>({ state: 'connecting' });
   const [panes, setPanes] = useState<BoardPane[]>([]);
-  const [open, setOpen] = useState<string | null>(paneFromHash(location.hash));
-  const credential = useRef<HostCredential | null>(takeCredential(location, history, sessionStorage));
+  const [open, setOpen] = useState<string | null>(first.current.kind === 'pane' ? first.current.handle : null);
+  const [notice, setNotice] = useState<string | null>(first.current.kind === 'bad' ? first.current.message : null);
+  const [filter, setFilter] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [showKeys, setShowKeys] = useState(false);
+  const [now, setNow] = useState(Date.now());
+  const credential = useRef<HostCredential | null>(
+    first.current.kind === 'pair' ? { kind: 'pair', code: first.current.code } : storedCredential(sessionStorage),
+  );
+  const current = useRef<HostSocket | null>(null);
+  const attempt = useRef(0);
+  const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const relistRef = useRef<() => Promise<void>>(async () => undefined);
   const [notify, setNotify] = useState(false);
   const previous = useRef<BoardPane[] | null>(null);
@@ -41,37 +67,54 @@ export function App() {
     };
   }, []);
 
-  const connect = useCallback(async () => {
+  const repair = useCallback((message: string) => {
+    forgetToken(sessionStorage);
+    credential.current = null;
+    setConnection({ state: 'repair', message });
+  }, []);
+
+  const connect = useCallback(async (): Promise<void> => {
+    clearTimeout(retryTimer.current);
     const cred = credential.current;
     if (!cred) {
       setConnection({ state: 'unpaired' });
       return;
     }
+    // Why: a drop is normal (Wi-Fi, sleep, a host restart); only the host saying no ends the session.
+    const retryLater = (): void => {
+      const delay = reconnectDelay(attempt.current);
+      attempt.current += 1;
+      setConnection({ state: 'reconnecting', retryAt: Date.now() + delay });
+      retryTimer.current = setTimeout(() => void connect(), delay);
+    };
     let socket: HostSocket;
     try {
       socket = await openHostSocket(socketUrl(location), cred);
-    } catch (error) {
-      forgetToken(sessionStorage);
-      credential.current = null;
-      setConnection({ state: 'refused', message: (error as Error).message });
+    } catch {
+      if (credential.current !== cred) return;
+      if (cred.kind === 'pair') return repair(refusalText('unknown_code'));
+      const check = await checkToken(cred.token);
+      if (check.kind === 'refused') return repair(refusalText(check.reason));
+      return retryLater();
+    }
+    if (credential.current !== cred) {
+      socket.close();
       return;
     }
+    current.current = socket;
+    attempt.current = 0;
     if (cred.kind === 'pair') {
-      const session = await socket.call<{ sessionId: string; token?: string }>('web.session');
-      if (session.token) {
+      const session = await socket.call<{ sessionId: string; token?: string }>('web.session').catch(() => null);
+      if (session?.token) {
         keepToken(sessionStorage, session.token);
         credential.current = { kind: 'session', token: session.token };
       }
     }
     socket.onClose((event) => {
-      if (event.code === 4001) {
-        forgetToken(sessionStorage);
-        credential.current = null;
-        setConnection({ state: 'refused', message: 'this session was revoked' });
-        return;
-      }
-      setConnection({ state: 'reconnecting' });
-      setTimeout(() => void connect(), RECONNECT_DELAY_MS);
+      if (current.current !== socket) return;
+      current.current = null;
+      if (event.code === CLOSE_SESSION_ENDED) return repair(refusalText(event.reason || 'revoked'));
+      retryLater();
     });
     // Why: a verdict change updates its row at once; the other fields (title, new panes) come
     // with one re-list per burst of changes. Nothing is polled.
@@ -98,7 +141,7 @@ export function App() {
     relistRef.current = relist;
     void socket
       .stream('status.watch', undefined, (event) => {
-        setPanes((current) => applyChange(current, event as VerdictChange));
+        setPanes((list) => applyChange(list, event as VerdictChange));
         void relist();
       })
       .catch(() => undefined);
@@ -110,14 +153,53 @@ export function App() {
       .catch(() => undefined);
     await relist();
     setConnection({ state: 'ready', socket });
-  }, []);
+  }, [repair]);
+
+  /** Pairs again with a new code (a link pasted into this open tab): the old socket is let go. */
+  const pairWith = useCallback(
+    (code: string) => {
+      credential.current = { kind: 'pair', code };
+      const old = current.current;
+      current.current = null;
+      old?.close();
+      attempt.current = 0;
+      setNotice(null);
+      setConnection({ state: 'connecting' });
+      void connect();
+    },
+    [connect],
+  );
 
   useEffect(() => {
     void connect();
-    const onHash = (): void => setOpen(paneFromHash(location.hash));
+    const onHash = (): void => {
+      const fragment = takeFragment();
+      if (fragment.kind === 'pair') {
+        pairWith(fragment.code);
+        return;
+      }
+      if (fragment.kind === 'bad') {
+        setNotice(fragment.message);
+        setOpen(null);
+        return;
+      }
+      setNotice(null);
+      setOpen(fragment.kind === 'pane' ? fragment.handle : null);
+    };
     addEventListener('hashchange', onHash);
-    return () => removeEventListener('hashchange', onHash);
-  }, [connect]);
+    addEventListener('popstate', onHash);
+    return () => {
+      removeEventListener('hashchange', onHash);
+      removeEventListener('popstate', onHash);
+      clearTimeout(retryTimer.current);
+    };
+  }, [connect, pairWith]);
+
+  useEffect(() => {
+    if (connection.state !== 'reconnecting') return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [connection.state]);
 
   useEffect(() => {
     document.title = tabTitle(panes);
@@ -132,10 +214,56 @@ export function App() {
     setNotify(on && typeof Notification !== 'undefined' && Notification.permission === 'granted');
   };
 
-  const openPane = (handle: string | null): void => {
+  const openPane = useCallback((handle: string | null): void => {
     history.pushState(null, '', handle ? `#pane=${encodeURIComponent(handle)}` : location.pathname);
+    setNotice(null);
     setOpen(handle);
-  };
+    if (handle) setSelected(handle);
+  }, []);
+
+  const shown = sortPanes(filterPanes(panes, filter));
+  const exitedCount = panes.filter((p) => p.exited).length;
+  const socket = connection.state === 'ready' ? connection.socket : null;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      const action = shortcutFor(e, open === null ? 'board' : 'pane');
+      if (!action) return;
+      e.preventDefault();
+      const handles = shown.map((p) => p.handle);
+      switch (action) {
+        case 'down':
+        case 'up':
+          setSelected(stepSelection(handles, selected, action === 'down' ? 1 : -1));
+          return;
+        case 'open':
+          if (selected !== null) openPane(selected);
+          return;
+        case 'next-waiting': {
+          const next = nextWaiting(panes, open ?? selected);
+          if (next !== null) openPane(next);
+          return;
+        }
+        case 'back':
+          openPane(null);
+          return;
+        case 'filter':
+          document.querySelector<HTMLInputElement>('input.board-filter')?.focus();
+          return;
+        case 'prompt':
+          document.querySelector<HTMLInputElement>('.prompt-box input')?.focus();
+          return;
+        case 'terminal':
+          document.querySelector<HTMLTextAreaElement>('.pane-terminal textarea')?.focus();
+          return;
+        case 'help':
+          setShowKeys((v) => !v);
+          return;
+      }
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [open, selected, shown, panes, openPane]);
 
   return (
     <main data-connection={connection.state}>
@@ -146,16 +274,80 @@ export function App() {
           </button>
         </h1>
         <span class={`connection ${connection.state}`}>{connection.state}</span>
+        <button type="button" class="keys-help" title="keyboard shortcuts (?)" onClick={() => setShowKeys((v) => !v)}>
+          keys
+        </button>
       </header>
-      {connection.state === 'unpaired' && <p class="notice">Open the pairing link that `orca start --web` printed.</p>}
-      {connection.state === 'refused' && <p class="notice error">{connection.message}</p>}
-      {connection.state === 'ready' && open !== null && (
-        <PaneTerminal key={open} socket={connection.socket} handle={open} onQueueChange={onQueueChange} />
+      {showKeys && <KeyHelp />}
+      {connection.state === 'reconnecting' && (
+        <p class="banner reconnecting" role="status">
+          Connection to the host lost; retrying in {Math.max(0, Math.ceil((connection.retryAt - now) / 1000))} s.{' '}
+          <button type="button" class="retry-now" onClick={() => void connect()}>
+            retry now
+          </button>
+        </p>
       )}
-      {connection.state === 'ready' && open === null && (
+      {notice !== null && (
+        <p class="notice error bad-link" role="alert">
+          {notice}
+        </p>
+      )}
+      {connection.state === 'unpaired' && (
+        <section class="repair">
+          <p class="notice">This browser is not paired with the host.</p>
+          <RepairHint />
+        </section>
+      )}
+      {connection.state === 'repair' && (
+        <section class="repair">
+          <p class="notice error repair-reason">{connection.message}</p>
+          <RepairHint />
+        </section>
+      )}
+      {(socket !== null || connection.state === 'reconnecting') && open !== null && (
+        <>
+          <PaneHeader handle={open} pane={panes.find((p) => p.handle === open)} onBack={() => openPane(null)} />
+          {socket !== null && (
+            <PaneTerminal
+              key={open}
+              socket={socket}
+              handle={open}
+              pane={panes.find((p) => p.handle === open)}
+              onQueueChange={onQueueChange}
+            />
+          )}
+        </>
+      )}
+      {(socket !== null || connection.state === 'reconnecting') && open === null && (
         <>
           <div class="board-tools">
-            <CreatePane socket={connection.socket} onCreated={() => void relistRef.current()} />
+            {socket !== null && <CreatePane socket={socket} onCreated={() => void relistRef.current()} />}
+            <input
+              class="board-filter"
+              name="filter"
+              aria-label="filter panes"
+              placeholder="filter (/)"
+              value={filter}
+              onInput={(e) => setFilter((e.currentTarget as HTMLInputElement).value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') (e.currentTarget as HTMLInputElement).blur();
+              }}
+            />
+            {exitedCount > 0 && socket !== null && (
+              <button
+                type="button"
+                class="clear-exited"
+                onClick={() =>
+                  void Promise.all(
+                    panes
+                      .filter((p) => p.exited)
+                      .map((p) => socket.call('terminal.remove', { handle: p.handle }).catch(() => undefined)),
+                  ).finally(() => void relistRef.current())
+                }
+              >
+                clear exited ({exitedCount})
+              </button>
+            )}
             <label class="notify">
               <input
                 type="checkbox"
@@ -167,17 +359,19 @@ export function App() {
             </label>
           </div>
           <Board
-            panes={panes}
+            panes={shown}
+            total={panes.length}
+            selected={selected}
             onOpen={(h) => openPane(h)}
             onRemove={(h) =>
-              void connection.socket
-                .call('terminal.remove', { handle: h })
+              void socket
+                ?.call('terminal.remove', { handle: h })
                 .catch(() => undefined)
                 .finally(() => void relistRef.current())
             }
             onResume={(h) =>
-              void connection.socket
-                .call('resume.run', { handles: [h] })
+              void socket
+                ?.call('resume.run', { handles: [h] })
                 .catch(() => undefined)
                 .finally(() => void relistRef.current())
             }
@@ -185,5 +379,35 @@ export function App() {
         </>
       )}
     </main>
+  );
+}
+
+function RepairHint() {
+  return (
+    <p class="repair-hint">
+      On the host's machine run <code>orca web pair</code> and open the link it prints here (pasting it into this tab is
+      enough), or scan its QR code with a phone.
+    </p>
+  );
+}
+
+function KeyHelp() {
+  return (
+    <dl class="key-help">
+      <dt>j / ↓, k / ↑</dt>
+      <dd>select the next / previous pane</dd>
+      <dt>Enter or o</dt>
+      <dd>open the selected pane</dd>
+      <dt>n</dt>
+      <dd>open the next pane waiting on you</dd>
+      <dt>/</dt>
+      <dd>filter the board</dd>
+      <dt>Esc or b</dt>
+      <dd>back to the board (outside the terminal: there Esc goes to the agent)</dd>
+      <dt>p, t</dt>
+      <dd>focus the prompt box, the terminal</dd>
+      <dt>?</dt>
+      <dd>show or hide these keys</dd>
+    </dl>
   );
 }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { applyChange, type BoardPane, sortPanes, statusLook, tabTitle, waitText } from './board-model.ts';
+import {
+  applyChange,
+  type BoardPane,
+  exitText,
+  filterPanes,
+  nextWaiting,
+  sortPanes,
+  statusLook,
+  stepSelection,
+  tabTitle,
+  waitText,
+} from './board-model.ts';
 
 const pane = (handle: string, extra: Partial<BoardPane> = {}): BoardPane => ({
   handle,
@@ -46,5 +57,43 @@ describe('the board model', () => {
     expect(waitText(waiting, 13_000)).toBe('via hook · 12 s');
     expect(waitText(pane('b', { status: 'permission', changedAt: 0 }), 300_000)).toBe('approval · 5 min');
     expect(waitText(pane('c'), 0)).toBe('');
+  });
+});
+
+describe('the board for daily use', () => {
+  it('shows a plain shell as shell and another program as running, not unknown', () => {
+    const plain = { agent: null, isRunningAgent: false, status: null } as const;
+    expect(statusLook(pane('s', { ...plain, command: 'bash' })).word).toBe('shell');
+    expect(statusLook(pane('t', { ...plain, command: 'top' })).word).toBe('running');
+    expect(statusLook(pane('i', { ...plain, status: 'idle' })).word).toBe('shell');
+    // An agent pane not evaluated yet stays unknown.
+    expect(statusLook(pane('a', { status: null, isRunningAgent: false })).word).toBe('unknown');
+  });
+
+  it('says how an exited pane ended', () => {
+    expect(exitText(pane('a', { exited: { code: 127, signal: null, cause: 'exit' } }))).toBe('exit 127');
+    expect(exitText(pane('b', { exited: { code: null, signal: 9, cause: 'keeper-died' } }))).toBe(
+      'signal 9 · keeper-died',
+    );
+    expect(exitText(pane('c'))).toBe('');
+  });
+
+  it('filters on any shown field, and steps the selection and the next waiting pane', () => {
+    const panes = [
+      pane('a', { name: 'api', cwd: '/srv/api' }),
+      pane('b', { name: 'web', status: 'permission', changedAt: 2 }),
+      pane('c', { name: 'docs', agentWait: { source: 'hook', reason: 'question' }, changedAt: 1 }),
+    ];
+    expect(filterPanes(panes, 'SRV').map((p) => p.handle)).toEqual(['a']);
+    expect(filterPanes(panes, 'waiting').map((p) => p.handle)).toEqual(['b', 'c']);
+    expect(filterPanes(panes, ' ').map((p) => p.handle)).toEqual(['a', 'b', 'c']);
+    expect(stepSelection(['a', 'b', 'c'], null, 1)).toBe('a');
+    expect(stepSelection(['a', 'b', 'c'], 'c', 1)).toBe('c');
+    expect(stepSelection(['a', 'b', 'c'], 'b', -1)).toBe('a');
+    expect(stepSelection([], 'b', -1)).toBeNull();
+    expect(nextWaiting(panes, null)).toBe('b');
+    expect(nextWaiting(panes, 'b')).toBe('c');
+    expect(nextWaiting(panes, 'c')).toBe('b');
+    expect(nextWaiting([pane('a')], null)).toBeNull();
   });
 });

@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type BoardPane, sortPanes, statusLook, waitText } from './board-model.ts';
+import { type BoardPane, exitText, sortPanes, statusLook, waitText } from './board-model.ts';
 
 function clock(at: number | undefined): string {
   return at === undefined ? '—' : new Date(at).toLocaleTimeString();
 }
 
-/** The board: one row per pane, panes waiting on a human first. */
+/** The board: one row per pane, panes waiting on a human first; the selected row is the keyboard's. */
 export function Board(props: {
   panes: readonly BoardPane[];
+  /** How many panes there are before the filter (the empty text differs). */
+  total: number;
+  selected: string | null;
   onOpen(handle: string): void;
   onRemove(handle: string): void;
   onResume(handle: string): void;
@@ -19,7 +22,18 @@ export function Board(props: {
     return () => clearInterval(timer);
   }, []);
   const rows = sortPanes(props.panes);
-  if (rows.length === 0) return <p class="empty">No panes yet. Create one with `orca terminal create`.</p>;
+  useEffect(() => {
+    if (props.selected === null) return;
+    document.querySelector(`tr[data-handle="${CSS.escape(props.selected)}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [props.selected]);
+  if (props.total === 0)
+    return (
+      <p class="empty">
+        No panes yet. Create one with the form above, or in a terminal: <code>orca run -- claude</code> (then{' '}
+        <code>orca ls</code> lists it).
+      </p>
+    );
+  if (rows.length === 0) return <p class="empty">No pane matches the filter.</p>;
   return (
     <table class="board">
       <thead>
@@ -39,7 +53,13 @@ export function Board(props: {
         {rows.map((p) => {
           const look = statusLook(p);
           return (
-            <tr key={p.handle} data-handle={p.handle} data-status={look.word} class={`row tone-${look.tone}`}>
+            <tr
+              key={p.handle}
+              data-handle={p.handle}
+              data-status={look.word}
+              aria-selected={props.selected === p.handle ? 'true' : 'false'}
+              class={`row tone-${look.tone}${props.selected === p.handle ? ' selected' : ''}`}
+            >
               <td>
                 <button type="button" class="open" onClick={() => props.onOpen(p.handle)}>
                   {p.name ?? p.handle}
@@ -48,6 +68,7 @@ export function Board(props: {
               <td>{p.agent ?? '—'}</td>
               <td>
                 <span class={`status tone-${look.tone}`}>{look.word}</span>
+                {p.exited && <span class="exit-code">{exitText(p)}</span>}
               </td>
               <td class="queued" data-queued={p.queued ?? 0}>
                 {p.queued ? `${p.queued} queued` : ''}

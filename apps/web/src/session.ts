@@ -2,20 +2,8 @@ import type { HostCredential } from './host-socket.ts';
 
 const TOKEN_KEY = 'orca.sessionToken';
 
-/**
- * The credential to open the socket with: the pairing code of a `#pair=CODE` fragment (removed
- * from the address bar at once, so it is not kept in history), else this tab's session token.
- */
-export function takeCredential(
-  location: { hash: string; pathname: string; search: string },
-  history: { replaceState(data: unknown, unused: string, url: string): void },
-  storage: Pick<Storage, 'getItem'>,
-): HostCredential | null {
-  const match = /^#pair=([A-Za-z0-9_-]+)$/.exec(location.hash);
-  if (match?.[1]) {
-    history.replaceState(null, '', `${location.pathname}${location.search}`);
-    return { kind: 'pair', code: match[1] };
-  }
+/** This tab's session token as a credential, if it has one (sessionStorage). */
+export function storedCredential(storage: Pick<Storage, 'getItem'>): HostCredential | null {
   const token = storage.getItem(TOKEN_KEY);
   return token ? { kind: 'session', token } : null;
 }
@@ -25,7 +13,7 @@ export function keepToken(storage: Pick<Storage, 'setItem'>, token: string): voi
   storage.setItem(TOKEN_KEY, token);
 }
 
-/** Forgets the token (the host refused it). */
+/** Forgets the token (the host said it opens nothing). */
 export function forgetToken(storage: Pick<Storage, 'removeItem'>): void {
   storage.removeItem(TOKEN_KEY);
 }

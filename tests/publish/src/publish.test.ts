@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -349,4 +349,48 @@ describe('installed with plain npm into a project outside the workspace', () => 
       done: expect.objectContaining({ kind: 'done', ok: true }),
     });
   });
+
+  it('orca start --web from the installed package serves the page it ships, with its panes in the shipped keeper', async () => {
+    const orca = path.join(project, 'node_modules', '.bin', 'orca');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orca-publish-web-'));
+    const child = spawn(orca, ['--json', '--data-dir', dataDir, 'start', '--web', '127.0.0.1:0'], {
+      cwd: project,
+      env: outsideEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    try {
+      const ready = await new Promise<{ keeperPid: number | null; web: { origin: string; pairingUrl: string } }>(
+        (resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no ready line: ${stdout} ${stderr}`)), 60_000);
+          child.stdout.on('data', () => {
+            const line = stdout.split('\n').find((l) => l.startsWith('{"ready"'));
+            if (!line) return;
+            clearTimeout(timer);
+            resolve((JSON.parse(line) as { ready: never }).ready);
+          });
+          child.once('exit', (code) => reject(new Error(`orca start exited ${code}: ${stderr}`)));
+        },
+      );
+      expect(ready.keeperPid).toEqual(expect.any(Number));
+      const page = await fetch(`${ready.web.origin}/`);
+      const html = await page.text();
+      expect({ status: page.status, app: html.includes('<div id="app">') }).toEqual({ status: 200, app: true });
+      const scripts = [...html.matchAll(/src="\.?\/?(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const script of scripts) expect((await fetch(`${ready.web.origin}/${script}`)).status).toBe(200);
+      expect((await fetch(`${ready.web.origin}/favicon.svg`)).status).toBe(200);
+    } finally {
+      const stop = run(orca, ['--data-dir', dataDir, 'stop', '--all'], { cwd: project });
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      expect(stop.status, stop.stderr).toBe(0);
+    }
+  }, 120_000);
 });

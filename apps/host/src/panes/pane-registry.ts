@@ -9,6 +9,7 @@ import { candidateOf } from '../resume/resume-candidates.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { PaneRecord, Store } from '../store/store.ts';
 import { verdictFromStored } from '../store/stored-verdict.ts';
+import { checkLaunch } from './launch-check.ts';
 import { type LivePane, startLivePane, type Verdict } from './live-pane.ts';
 import { localPaneSpawner, type PaneProcess, type PaneSpawner } from './pane-process.ts';
 import { livePaneView, type PaneView, storedPaneView } from './pane-view.ts';
@@ -136,6 +137,7 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
       const cols = p.cols ?? DEFAULT_PANE_COLS;
       const rows = p.rows ?? DEFAULT_PANE_ROWS;
       const [file, ...args] = argv;
+      if (!inGuest) checkLaunch(file ?? '/bin/sh', record.cwd, (env as Record<string, string | undefined>).PATH);
       // Why: stored first, so a hook the program posts at once is not dropped as an unknown pane.
       o.store.insertPane({
         ...record,

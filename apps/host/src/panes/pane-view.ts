@@ -10,6 +10,8 @@ export interface PaneView {
   paneKey: string;
   cwd: string;
   guest: string | null;
+  /** The program it runs: its argv[0]'s last path segment (`bash`, `claude`); never its arguments. */
+  command: string;
   /** The agent its hook events named (null until one did). */
   agent: string | null;
   title: string | null;
@@ -35,6 +37,12 @@ export interface PaneView {
   tail?: string;
 }
 
+/** The last path segment of a pane's argv[0] (`/usr/bin/bash` → `bash`). */
+export function commandName(argv: readonly string[]): string {
+  const file = argv[0] ?? '';
+  return file.slice(file.lastIndexOf('/') + 1) || file;
+}
+
 /** Builds the view of a live pane (with its rendered screen as `tail` when asked). */
 export function livePaneView(pane: LivePane, withTail: boolean): PaneView {
   const verdict = pane.verdict;
@@ -44,6 +52,7 @@ export function livePaneView(pane: LivePane, withTail: boolean): PaneView {
     paneKey: pane.record.paneKey,
     cwd: pane.record.cwd,
     guest: pane.record.guest,
+    command: commandName(pane.record.argv),
     agent: pane.status.agent(),
     title: pane.screen.title()?.text ?? null,
     status: verdict?.status ?? null,
@@ -71,6 +80,7 @@ export function storedPaneView(record: PaneRecord, verdict: Verdict | null): Pan
     paneKey: record.paneKey,
     cwd: record.cwd,
     guest: record.guest,
+    command: commandName(record.argv),
     agent: record.agent,
     title: record.title,
     status: verdict?.status ?? null,
