@@ -418,7 +418,7 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
       await page.goto('about:blank');
       await page.goto(url);
       await waitFor(`refused or unpaired: ${url.replace(/#.*/, '#…')}`, async () =>
-        ['refused', 'unpaired'].includes((await page.locator('main').getAttribute('data-connection')) ?? ''),
+        ['repair', 'unpaired'].includes((await page.locator('main').getAttribute('data-connection')) ?? ''),
       );
       expect(await page.locator('table.board').count()).toBe(0);
     }
@@ -469,23 +469,29 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     });
     await waitFor(
       'the open page is told',
-      async () => (await page.locator('main').getAttribute('data-connection')) === 'refused',
+      async () => (await page.locator('main').getAttribute('data-connection')) === 'repair',
     );
-    expect((await page.locator('.notice').textContent()) ?? '').toBe('this session was revoked');
+    expect((await page.locator('.repair-reason').textContent()) ?? '').toBe(
+      'this browser session was revoked (orca web revoke)',
+    );
     await page.screenshot({ path: join(shots, 'revoked.png') });
     const again = await context.newPage();
     await again.goto(web.origin);
     await waitFor(
       'the revoked token is refused',
-      async () => (await again.locator('main').getAttribute('data-connection')) === 'refused',
+      async () => (await again.locator('main').getAttribute('data-connection')) === 'repair',
     );
+    expect(await again.locator('.repair-reason').textContent()).toMatch(/revoked/);
     expect(await again.locator('table.board').count()).toBe(0);
     const unknown = await runOrca(['--data-dir', dataDir, 'web', 'revoke', id]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/ORCA_HOST_WEB: no browser session/);
     // Neither the pairing code nor the session's secret was ever logged.
-    const log = readFileSync(join(dataDir, 'logs', 'host.log'), 'utf8');
-    expect(log).toContain('web socket refused');
+    // Refusals are logged as one summary line per interval (the earlier wrong codes among them).
+    const log = await waitFor('the refusal summary', () => {
+      const text = readFileSync(join(dataDir, 'logs', 'host.log'), 'utf8');
+      return text.includes('web attempts refused') ? text : false;
+    });
     expect(log).not.toContain(new URL(web.pairingUrl).hash.slice('#pair='.length));
     expect(log).not.toContain(sessionToken.slice(sessionToken.indexOf('.') + 1));
     await context.close();

@@ -41,4 +41,10 @@ describe('shortcutFor', () => {
     expect(shortcutFor(key('n', undefined, { ctrlKey: true }), 'board')).toBeNull();
     expect(shortcutFor(key('Enter', null), 'board')).toBe('open');
   });
+
+  it('Ctrl+] leaves a pane even from inside the terminal', () => {
+    expect(shortcutFor(key(']', { tagName: 'TEXTAREA' }, { ctrlKey: true }), 'pane')).toBe('back');
+    expect(shortcutFor(key(']', { tagName: 'TEXTAREA' }, { ctrlKey: true }), 'board')).toBeNull();
+    expect(shortcutFor(key(']', { tagName: 'TEXTAREA' }), 'pane')).toBeNull();
+  });
 });

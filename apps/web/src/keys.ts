@@ -17,6 +17,11 @@ function typingInto(target: EventTarget | null): boolean {
   return tag === 'input' || tag === 'textarea' || tag === 'select' || el?.isContentEditable === true;
 }
 
+/** Ctrl+]: leaves the pane's terminal for the board (the terminal never sends it to the pane). */
+export function isLeaveKey(e: Pick<KeyLike, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>): boolean {
+  return e.ctrlKey && !e.metaKey && !e.altKey && e.key === ']';
+}
+
 const BOARD: Readonly<Record<string, Shortcut>> = {
   j: 'down',
   ArrowDown: 'down',
@@ -40,12 +45,15 @@ const PANE: Readonly<Record<string, Shortcut>> = {
 
 /**
  * The shortcut of a key on `view`, or null. Keys typed into a field or the terminal are theirs
- * (Esc in the terminal reaches the agent), and keys with Ctrl, Cmd or Alt are the browser's.
+ * (Esc in the terminal reaches the agent), and keys with Ctrl, Cmd or Alt are the browser's —
+ * except Ctrl+], which leaves a pane from anywhere.
  *
  * @example
  * shortcutFor({ key: 'j', ctrlKey: false, metaKey: false, altKey: false, target: document.body }, 'board'); // 'down'
  */
 export function shortcutFor(e: KeyLike, view: 'board' | 'pane'): Shortcut | null {
+  // Why: the one way out of the terminal by keyboard, wherever the focus is (as `orca attach` detaches).
+  if (view === 'pane' && isLeaveKey(e)) return 'back';
   if (e.ctrlKey || e.metaKey || e.altKey || typingInto(e.target)) return null;
   return (view === 'board' ? BOARD : PANE)[e.key] ?? null;
 }

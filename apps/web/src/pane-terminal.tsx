@@ -5,6 +5,7 @@ import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type BoardPane, hasNoAgent } from './board-model.ts';
 import { HostCallError, type HostSocket } from './host-socket.ts';
+import { isLeaveKey } from './keys.ts';
 import { PaneQueue } from './pane-queue.tsx';
 import type { QueueItem } from './queue-model.ts';
 
@@ -50,6 +51,8 @@ export function PaneTerminal(props: {
     term.loadAddon(search);
     // Why: Ctrl+C belongs to the agent (an interrupt); Ctrl+Shift+C (Cmd+C) copies the selection.
     term.attachCustomKeyEventHandler((e) => {
+      // Why: Ctrl+] is the page's (back to the board); the window's key handler acts on it.
+      if (isLeaveKey(e)) return false;
       const copyKey = e.type === 'keydown' && e.key.toLowerCase() === 'c' && ((e.ctrlKey && e.shiftKey) || e.metaKey);
       if (!copyKey || !term.hasSelection()) return true;
       void navigator.clipboard?.writeText(term.getSelection()).catch(() => undefined);
@@ -82,7 +85,11 @@ export function PaneTerminal(props: {
           // Why: the history snapshot (and a recovery) redraws everything, scrollback included.
           if (s.route !== 'initial') term.reset();
           term.write(s.data);
-          if (s.route === 'request') setHistory(true);
+          if (s.route !== 'initial') {
+            // Why: that snapshot was drawn at the size it was taken at; the page claims its own again.
+            claim();
+            if (s.route === 'request') setHistory(true);
+          }
         },
         onSubscribed: () => {
           subscribed = true;
