@@ -31,9 +31,23 @@ export interface ForegroundView {
   shellOwns: boolean;
 }
 
+/** Which §7 rule decided a verdict (stable ids: `orca status explain` prints them). */
+export type VerdictRule =
+  | 'exited'
+  | 'title-asks-permission'
+  | 'screen-prompt'
+  | 'screen-prompt-agent-in-front'
+  | 'hook-row'
+  | 'title-overrides-row'
+  | 'title'
+  | 'title-proven-by-process'
+  | 'composer-of-agent-in-front'
+  | 'no-proof';
+
 /** Everything fusion derived for one pane; tui-idle reuses it. */
 export interface PaneAnalysis {
   verdict: PaneVerdict;
+  rule: VerdictRule;
   window: MatchWindow;
   signal: BlockedSignal | null;
   title: TitleClass;
@@ -225,8 +239,10 @@ function analysisOf(
   status: AgentStatus,
   isRunningAgent: boolean,
   agentWait: AgentWait | null | undefined,
+  rule: VerdictRule,
 ): PaneAnalysis {
   return {
+    rule,
     window: f.window,
     signal: f.signal,
     title: f.title,
@@ -240,7 +256,7 @@ function analysisOf(
 function decideWith(f: PaneFacts, fg: ForegroundView): PaneAnalysis {
   const decided = decide(f, fg);
   // Why: with the foreground known, decide never asks for it again.
-  if (decided === NEEDS_FOREGROUND) return analysisOf(f, null, fg.agent !== null, undefined);
+  if (decided === NEEDS_FOREGROUND) return analysisOf(f, null, fg.agent !== null, undefined, 'no-proof');
   return decided;
 }
 
@@ -250,7 +266,7 @@ function decideWith(f: PaneFacts, fg: ForegroundView): PaneAnalysis {
  */
 function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | typeof NEEDS_FOREGROUND {
   const { e, wait, signal, title, explicit, explicitIsPermission } = f;
-  if (e.exited === true) return analysisOf(f, null, false, undefined);
+  if (e.exited === true) return analysisOf(f, null, false, undefined, 'exited');
 
   // agentWait for the branches that do not depend on the foreground
   let waitValue: AgentWait | null | undefined;
@@ -264,11 +280,18 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
     else if (!explicitIsPermission) waitValue = null;
   }
 
-  if (f.titleAsksPermission || f.signalHolds) return analysisOf(f, 'permission', true, waitValue);
+  if (f.titleAsksPermission || f.signalHolds)
+    return analysisOf(f, 'permission', true, waitValue, f.signalHolds ? 'screen-prompt' : 'title-asks-permission');
   if (f.signalHoldsIfAgent && signal) {
     if (fg === undefined) return NEEDS_FOREGROUND;
     if (fg.agent !== null) {
-      return analysisOf(f, 'permission', true, wait ? { source: 'prompt-text', reason: signal.reason } : undefined);
+      return analysisOf(
+        f,
+        'permission',
+        true,
+        wait ? { source: 'prompt-text', reason: signal.reason } : undefined,
+        'screen-prompt-agent-in-front',
+      );
     }
   }
 
@@ -282,7 +305,13 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
       else waitValue = running ? { source: 'hook', since: explicit.receivedAt } : null;
     }
     const status = f.titleOverridesRow ? f.titleOverrideStatus : mapRow(explicit);
-    return analysisOf(f, running ? status : null, running, waitValue);
+    return analysisOf(
+      f,
+      running ? status : null,
+      running,
+      waitValue,
+      f.titleOverridesRow ? 'title-overrides-row' : 'hook-row',
+    );
   }
 
   if (title.status !== null && e.title) {
@@ -290,19 +319,19 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
     // exited agent's `✋` title must not hold the pane (issue 12) unless that agent is in front again.
     const stale = e.title.restored === true || e.title.live !== true;
     const needsProof = title.kind === 'opencode-native' || title.kind === 'activity-only' || stale;
-    if (!needsProof) return analysisOf(f, title.status, true, waitValue);
+    if (!needsProof) return analysisOf(f, title.status, true, waitValue, 'title');
     if (fg === undefined) return NEEDS_FOREGROUND;
     const proven = fg.agent !== null && (!stale || title.agent === null || sameGroup(title.agent, fg.agent));
-    if (proven) return analysisOf(f, title.status, true, waitValue);
+    if (proven) return analysisOf(f, title.status, true, waitValue, 'title-proven-by-process');
   }
 
   if (fg === undefined) return NEEDS_FOREGROUND;
   // Why: before its first hook or title (Codex titles its window with the folder name), a known
   // agent in front showing its own composer and no prompt is at its prompt.
   if (fg.agent !== null && signal === null && composerAtBottom(fg.agent, f.window.lines)) {
-    return analysisOf(f, 'idle', true, waitValue);
+    return analysisOf(f, 'idle', true, waitValue, 'composer-of-agent-in-front');
   }
-  return analysisOf(f, null, fg.agent !== null, waitValue);
+  return analysisOf(f, null, fg.agent !== null, waitValue, 'no-proof');
 }
 
 /**

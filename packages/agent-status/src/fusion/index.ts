@@ -4,7 +4,15 @@ export {
   evaluatePane,
   type ForegroundView,
   type PaneAnalysis,
+  type VerdictRule,
 } from './evaluate-pane.ts';
+export {
+  explainPane,
+  type RecordedEvidence,
+  replayExplanation,
+  type VerdictAuthority,
+  type VerdictExplanation,
+} from './explain.ts';
 export { dialogDrawGraceEndsAt, isPermissionRow, pickExplicitRow } from './explicit-row.ts';
 export {
   createProbeGate,
