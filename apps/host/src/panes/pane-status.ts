@@ -8,14 +8,17 @@ import {
   evaluatePane,
   evaluateSendGuard,
   evaluateTuiIdle,
+  explainPane,
   freezeStatusRow,
   isAgentId,
   type PaneEvidence,
   type PaneVerdict,
+  type RecordedEvidence,
   recognise,
   type StatusRow,
   screenHasContent,
   screenMenuShape,
+  type VerdictExplanation,
 } from '@orca/agent-status';
 import { DIALOG_RECHECK_MARGIN_MS, PANE_STATUS_ROWS_KEPT } from '../constants.ts';
 import type { PaneScreen } from './screen.ts';
@@ -61,6 +64,8 @@ export interface PaneStatus {
   evidence(): PaneEvidence;
   /** Evaluates once the emulator parsed earlier output, waiting at most `settleMaxMs` for it. */
   evaluate(settleMaxMs?: number): Promise<PaneVerdict>;
+  /** The verdict of the evidence now, with the rule that decided it and the evidence as recorded. */
+  explain(): Promise<{ explanation: VerdictExplanation; recorded: RecordedEvidence }>;
   tuiIdle(opts: { lastOutputAt: number; acceptedPromptThisGeneration: boolean }): ReturnType<typeof evaluateTuiIdle>;
   sendGuard(verdict: PaneVerdict, firstCheckAt: number): ReturnType<typeof evaluateSendGuard>;
   /** Flushes a carried OSC frame at exit. */
@@ -201,6 +206,9 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
         clearTimeout(timer);
       }
       return evaluatePane(this.evidence(), { wait: true });
+    },
+    explain() {
+      return explainPane(this.evidence(), { wait: true });
     },
     tuiIdle(opts) {
       return evaluateTuiIdle(this.evidence(), opts);

@@ -131,4 +131,34 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'verdict transitions with their explanation, notification events and delivery attempts',
+    sql: `
+      CREATE TABLE verdict_transitions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        handle TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        from_status TEXT,
+        to_status TEXT,
+        explanation TEXT NOT NULL,
+        recorded TEXT NOT NULL
+      );
+      CREATE INDEX verdict_transitions_pane ON verdict_transitions (handle, id);
+      CREATE TABLE notify_attempts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id TEXT NOT NULL,
+        handle TEXT,
+        kind TEXT NOT NULL,
+        sink TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        status INTEGER,
+        latency_ms INTEGER,
+        error TEXT
+      );
+      CREATE INDEX notify_attempts_event ON notify_attempts (event_id, sink);
+    `,
+  },
 ];

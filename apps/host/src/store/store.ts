@@ -17,6 +17,7 @@ import {
 } from './records.ts';
 import { compactStore, type GcReport, hookRowRetention } from './retention.ts';
 import { storeError, storeFileBytes, tightenStoreFiles, withStoreErrors } from './store-files.ts';
+import { type TransitionStore, transitionStore } from './transition-store.ts';
 import { type WebSessionStore, webSessionStore } from './web-session-store.ts';
 import { createWriteBatch } from './write-batch.ts';
 
@@ -31,6 +32,7 @@ export type {
   VerdictRecord,
 } from './records.ts';
 export type { GcReport } from './retention.ts';
+export type { NotifyAttemptRecord, TransitionRecord } from './transition-store.ts';
 export type { WebSessionRecord } from './web-session-store.ts';
 
 /**
@@ -38,7 +40,7 @@ export type { WebSessionRecord } from './web-session-store.ts';
  * Hook rows and verdicts are written behind: queued and committed together once per event-loop
  * turn ({@link Store.committed}); every other call commits them first, so reads see every write.
  */
-export interface Store extends QueueStore, WebSessionStore {
+export interface Store extends QueueStore, WebSessionStore, TransitionStore {
   readonly path: string;
   schemaVersion(): number;
   insertPane(
@@ -168,6 +170,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     deletePaneVerdicts: db.prepare('DELETE FROM verdicts WHERE handle = ?'),
     deletePaneRuns: db.prepare('DELETE FROM command_hook_runs WHERE handle = ?'),
     deletePaneQueue: db.prepare('DELETE FROM prompt_queue WHERE handle = ?'),
+    deletePaneTransitions: db.prepare('DELETE FROM verdict_transitions WHERE handle = ?'),
     deletePane: db.prepare('DELETE FROM panes WHERE handle = ?'),
     listGuests: db.prepare('SELECT * FROM guests ORDER BY kind, name'),
     insertRun: db.prepare('INSERT INTO command_hook_runs (handle, event, at, record) VALUES (?, ?, ?, ?)'),
@@ -188,6 +191,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const methods: Store = {
     ...queueStore(db),
     ...webSessionStore(db),
+    ...transitionStore(db),
     path,
     schemaVersion: () => db.pragma('user_version', { simple: true }) as number,
     insertPane(p) {
@@ -275,6 +279,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
         stmt.deletePaneVerdicts.run(handle);
         stmt.deletePaneRuns.run(handle);
         stmt.deletePaneQueue.run(handle);
+        stmt.deletePaneTransitions.run(handle);
         return stmt.deletePane.run(handle).changes > 0;
       })(),
     listGuests: () =>

@@ -1,0 +1,123 @@
+import type Database from 'better-sqlite3';
+
+/** A stored verdict transition: its explanation and the evidence it was decided on (JSON). */
+export interface TransitionRecord {
+  readonly id: number;
+  readonly handle: string;
+  readonly at: number;
+  readonly fromStatus: string | null;
+  readonly toStatus: string | null;
+  /** `VerdictExplanation` as JSON text. */
+  readonly explanation: string;
+  /** `RecordedEvidence` as JSON text. */
+  readonly recorded: string;
+}
+
+/** One notification delivery attempt. */
+export interface NotifyAttemptRecord {
+  readonly id: number;
+  readonly eventId: string;
+  readonly handle: string | null;
+  readonly kind: string;
+  readonly sink: string;
+  readonly attempt: number;
+  readonly at: number;
+  /** `delivered`, `retrying`, `failed` (given up) or `skipped` (the sink cannot deliver here). */
+  readonly outcome: string;
+  readonly status: number | null;
+  readonly latencyMs: number | null;
+  readonly error: string | null;
+}
+
+/** Transitions and notification attempts (migration 8). */
+export interface TransitionStore {
+  /** Stores a transition and keeps the newest `keepPerPane` of its pane. */
+  insertTransition(t: Omit<TransitionRecord, 'id'>, keepPerPane: number): void;
+  /** The newest `limit` transitions of `handle`, oldest first. */
+  transitions(handle: string, limit: number): TransitionRecord[];
+  insertNotifyAttempt(a: Omit<NotifyAttemptRecord, 'id'>, keep: number): void;
+  /** The newest `limit` attempts, oldest first. */
+  notifyAttempts(limit: number): NotifyAttemptRecord[];
+}
+
+interface TransitionRow {
+  id: number;
+  handle: string;
+  at: number;
+  from_status: string | null;
+  to_status: string | null;
+  explanation: string;
+  recorded: string;
+}
+
+interface AttemptRow {
+  id: number;
+  event_id: string;
+  handle: string | null;
+  kind: string;
+  sink: string;
+  attempt: number;
+  at: number;
+  outcome: string;
+  status: number | null;
+  latency_ms: number | null;
+  error: string | null;
+}
+
+/** The transition and notification methods over an open database. */
+export function transitionStore(db: Database.Database): TransitionStore {
+  const stmt = {
+    insert: db.prepare(
+      `INSERT INTO verdict_transitions (handle, at, from_status, to_status, explanation, recorded)
+       VALUES (@handle, @at, @fromStatus, @toStatus, @explanation, @recorded)`,
+    ),
+    prune: db.prepare(
+      `DELETE FROM verdict_transitions WHERE handle = ? AND id NOT IN (
+         SELECT id FROM verdict_transitions WHERE handle = ? ORDER BY id DESC LIMIT ?)`,
+    ),
+    list: db.prepare('SELECT * FROM verdict_transitions WHERE handle = ? ORDER BY id DESC LIMIT ?'),
+    insertAttempt: db.prepare(
+      `INSERT INTO notify_attempts (event_id, handle, kind, sink, attempt, at, outcome, status, latency_ms, error)
+       VALUES (@eventId, @handle, @kind, @sink, @attempt, @at, @outcome, @status, @latencyMs, @error)`,
+    ),
+    pruneAttempts: db.prepare(
+      'DELETE FROM notify_attempts WHERE id <= (SELECT max(id) FROM notify_attempts) - ?',
+    ),
+    attempts: db.prepare('SELECT * FROM notify_attempts ORDER BY id DESC LIMIT ?'),
+  };
+  const insertTransition = db.transaction((t: Omit<TransitionRecord, 'id'>, keep: number) => {
+    stmt.insert.run(t);
+    stmt.prune.run(t.handle, t.handle, keep);
+  });
+  return {
+    insertTransition: (t, keep) => insertTransition(t, keep),
+    transitions: (handle, limit) =>
+      (stmt.list.all(handle, limit) as TransitionRow[]).reverse().map((r) => ({
+        id: r.id,
+        handle: r.handle,
+        at: r.at,
+        fromStatus: r.from_status,
+        toStatus: r.to_status,
+        explanation: r.explanation,
+        recorded: r.recorded,
+      })),
+    insertNotifyAttempt(a, keep) {
+      stmt.insertAttempt.run(a);
+      stmt.pruneAttempts.run(keep);
+    },
+    notifyAttempts: (limit) =>
+      (stmt.attempts.all(limit) as AttemptRow[]).reverse().map((r) => ({
+        id: r.id,
+        eventId: r.event_id,
+        handle: r.handle,
+        kind: r.kind,
+        sink: r.sink,
+        attempt: r.attempt,
+        at: r.at,
+        outcome: r.outcome,
+        status: r.status,
+        latencyMs: r.latency_ms,
+        error: r.error,
+      })),
+  };
+}
