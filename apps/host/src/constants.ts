@@ -228,3 +228,19 @@ export const STORE_COMPACTION_INTERVAL_MS = 60 * 60 * 1000;
 export const STORE_WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 /** Shortest interval between two "hook events for unknown panes dropped" log lines (ms). */
 export const UNKNOWN_PANE_DROP_LOG_INTERVAL_MS = 10_000;
+
+/** Verdict transitions kept per pane for `orca status explain` (newest). */
+export const TRANSITIONS_KEPT_PER_PANE = 100;
+/** Notification delivery attempts kept in the store (newest). */
+export const NOTIFY_ATTEMPTS_KEPT = 5_000;
+/** Retry delays of a notification delivery: 1 s doubling to at most 30 s … */
+export const NOTIFY_RETRY_FIRST_MS = 1_000;
+export const NOTIFY_RETRY_MAX_MS = 30_000;
+/** … until it is this old, then it is given up (logged as failed). */
+export const NOTIFY_GIVE_UP_MS = 10 * 60_000;
+/** One webhook request may take this long (ms). */
+export const NOTIFY_HTTP_TIMEOUT_MS = 5_000;
+/** A command sink may run this long by default (ms). */
+export const NOTIFY_COMMAND_TIMEOUT_MS = 10_000;
+/** After a hook says "waiting" with no prompt on the screen, look again once the dialog had time to draw (ms past its grace). */
+export const NOTIFY_DIALOG_CONFIRM_MARGIN_MS = 300;

@@ -13,6 +13,7 @@ export const HOST_ERROR_CODES = [
   'ORCA_HOST_AUTH',
   'ORCA_HOST_LISTEN',
   'ORCA_HOST_WEB',
+  'ORCA_HOST_NOTIFY_CONFIG',
   'ORCA_HOST_KEEPER',
 ] as const;
 

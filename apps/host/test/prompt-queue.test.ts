@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { endKeeper, until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installHooks } from '../src/agent-hooks/install-hooks.ts';
 import { PROMPT_MAX_BYTES, QUEUE_MAX_PENDING_PER_PANE } from '../src/constants.ts';
-import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
 import { createHost, type Host } from '../src/host/host.ts';
 import type { QueueItemView } from '../src/panes/prompt-queue.ts';
 import { silentLogger } from '../src/runtime/logger.ts';
+import { demoPane } from './demo-pane.ts';
 
 const hosts: Host[] = [];
 const keeperDirs: string[] = [];
@@ -21,50 +20,6 @@ async function startHost(dataDir: string): Promise<Host> {
   const host = await createHost({ dataDir, logger: silentLogger(), home: mkdtempSync(join(tmpdir(), 'orca-qhome-')) });
   hosts.push(host);
   return host;
-}
-
-/** The demo agent (Claude's hook dialect, real generated hook scripts through real curl) in a pane. */
-interface DemoPane {
-  readonly handle: string;
-  /** The user turns the agent took, each the prompt as submitted (what a model server would see). */
-  turns(): string[];
-  /** Every byte the agent read from its terminal. */
-  echo(): string;
-}
-
-async function demoPane(host: Host, root: string, env: { tool?: string; replyMs?: number } = {}): Promise<DemoPane> {
-  const home = join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  const reports = await installHooks({ home, agents: ['claude'], agentVersions: { claude: '2.1.80' } });
-  expect(reports.find((r) => r.error)).toBeUndefined();
-  const promptLog = join(root, 'turns.jsonl');
-  const echoLog = join(root, 'echo.log');
-  writeFileSync(promptLog, '');
-  writeFileSync(echoLog, '');
-  const view = await host.createPane({
-    argv: [process.execPath, demoAgentPath()],
-    cwd: home,
-    env: {
-      HOME: home,
-      ORCA_DEMO_PROMPT_LOG: promptLog,
-      ORCA_DEMO_ECHO_LOG: echoLog,
-      ORCA_DEMO_TOOL: env.tool ?? 'never',
-      ORCA_DEMO_REPLY_MS: String(env.replyMs ?? 300),
-    },
-  });
-  await until('the demo agent idle at its prompt', () => {
-    const v = host.showPane(view.handle);
-    return v.isRunningAgent && v.status === 'idle';
-  });
-  return {
-    handle: view.handle,
-    turns: () =>
-      readFileSync(promptLog, 'utf8')
-        .split('\n')
-        .filter((l) => l.length > 0)
-        .map((l) => (JSON.parse(l) as { prompt: string }).prompt),
-    echo: () => readFileSync(echoLog, 'utf8'),
-  };
 }
 
 const finalStates = new Set(['submitted', 'failed', 'cancelled', 'expired']);

@@ -218,29 +218,41 @@ export function App() {
     history.pushState(null, '', handle ? `#pane=${encodeURIComponent(handle)}` : location.pathname);
     setNotice(null);
     setOpen(handle);
-    if (handle) setSelected(handle);
+    if (handle) {
+      selectedRef.current = handle;
+      setSelected(handle);
+    }
   }, []);
 
   const shown = sortPanes(filterPanes(panes, filter));
   const exitedCount = panes.filter((p) => p.exited).length;
   const socket = connection.state === 'ready' ? connection.socket : null;
 
+  // Why: keys can come faster than renders; the handler reads the latest selection and rows.
+  const selectedRef = useRef(selected);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
+  const select = (handle: string | null): void => {
+    selectedRef.current = handle;
+    setSelected(handle);
+  };
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       const action = shortcutFor(e, open === null ? 'board' : 'pane');
       if (!action) return;
       e.preventDefault();
-      const handles = shown.map((p) => p.handle);
+      const handles = shownRef.current.map((p) => p.handle);
+      const current = selectedRef.current;
       switch (action) {
         case 'down':
         case 'up':
-          setSelected(stepSelection(handles, selected, action === 'down' ? 1 : -1));
+          select(stepSelection(handles, current, action === 'down' ? 1 : -1));
           return;
         case 'open':
-          if (selected !== null) openPane(selected);
+          if (current !== null) openPane(current);
           return;
         case 'next-waiting': {
-          const next = nextWaiting(panes, open ?? selected);
+          const next = nextWaiting(panes, open ?? current);
           if (next !== null) openPane(next);
           return;
         }
@@ -263,7 +275,7 @@ export function App() {
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, [open, selected, shown, panes, openPane]);
+  }, [open, panes, openPane]);
 
   return (
     <main data-connection={connection.state}>

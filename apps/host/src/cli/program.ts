@@ -8,6 +8,7 @@ import { formatDemoEvent, runDemo } from '../demo/run-demo.ts';
 import type { CliContext, GlobalOptions } from './cli-context.ts';
 import { addCommandHooksCommands } from './command-hooks-commands.ts';
 import { formatHookInstallReport } from './human-lines.ts';
+import { addNotifyCommands } from './notify-commands.ts';
 import { type CliIo, processIo, reportError, UsageError } from './output.ts';
 import { printableBlock, printableField, terminalSafeJson } from './printable.ts';
 import { addQueueCommands } from './queue-commands.ts';
@@ -111,6 +112,7 @@ export function buildProgram(io: CliIo, state: { exit: number }): Command {
   const ctx: CliContext = { io, state, globals };
   addRuntimeCommands(program, ctx);
   addQueueCommands(program, ctx);
+  addNotifyCommands(program, ctx);
   addStopCommand(program, ctx);
   addResumeCommands(program, ctx);
   addCommandHooksCommands(program, ctx);

@@ -4,6 +4,7 @@ import type { HookEndpoint } from '../agent-hooks/endpoint.ts';
 import type { AgentInstallReport, InstallHooksOptions } from '../agent-hooks/install-hooks.ts';
 import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
 import type { GuestRegistry } from '../guests/guests.ts';
+import type { HostNotify } from '../notify/host-notify.ts';
 import type { DispatchReceipt } from '../panes/dispatch.ts';
 import type { LivePane, Verdict } from '../panes/live-pane.ts';
 import type { PaneExit } from '../panes/pane-process.ts';
@@ -90,6 +91,8 @@ export interface Host {
   dispatchInject(handle: string, prompt: string, opts?: { timeoutMs?: number }): Promise<DispatchReceipt>;
   /** The per-pane prompt queues (durable; delivered in order, each when the agent is ready). */
   readonly queue: PromptQueue;
+  /** Verdict transitions explained (`orca status explain`) and the notifications they raise. */
+  readonly notify: HostNotify;
   wait(handle: string, mode: 'tui-idle' | 'exit', timeoutMs?: number): Promise<WaitResult>;
   onVerdict(listener: (change: VerdictChange) => void): () => void;
   /** Ingests one event through the trust boundary (the listener, spool and guests all land here). */

@@ -23,6 +23,7 @@ import { HostError } from '../errors.ts';
 import { createGuestRegistry } from '../guests/guests.ts';
 import { adoptKeptPanes, settleWithKeeper } from '../keeper/keeper-adoption.ts';
 import { type KeeperLink, keeperHoldsClaim, openKeeperLink } from '../keeper/keeper-link.ts';
+import { createHostNotify } from '../notify/host-notify.ts';
 import { createDeliveries } from '../panes/deliveries.ts';
 import { createPaneInjection } from '../panes/injection.ts';
 import type { LivePane } from '../panes/live-pane.ts';
@@ -173,6 +174,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     onError: (error) => log.warn({ err: error }, 'command hook failed'),
   });
 
+  const notify = createHostNotify({ store, log, now, configFile: paths.notifyConfig, closed: () => storeClosed });
   const onVerdict = (lp: LivePane, verdict: LivePane['verdict'] & object, previous: LivePane['verdict']): void => {
     // Why: verdicts computed while shutting down describe the kill, not the agent; the last real one is kept.
     if (stopping) return;
@@ -187,6 +189,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
       agentWait: storedWait(verdict),
     });
     for (const l of verdictListeners) l({ handle: lp.record.handle, at, verdict });
+    notify.journal.record(lp, verdict, previous, at);
   };
   let endpoint: HookEndpoint;
   // Why: guests reach the endpoint and the ingest only through closures, called once both exist.
@@ -307,6 +310,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     // Why: first, so panes killed below leave their queued prompts queued for the next start, and a
     // prompt whose text is in gets its submit key before the panes end or the keeper is left.
     queue.stop();
+    notify.stop();
     await deliveries.stop(DELIVERY_STOP_GRACE_MS);
     guests.disposeAll();
     // Why: panes the keeper holds outlive this host unless asked to end (`orca stop --all`).
@@ -363,6 +367,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     send: injection.send,
     dispatchInject: injection.dispatch,
     queue,
+    notify,
     wait: injection.wait,
     onVerdict(l) {
       verdictListeners.add(l);

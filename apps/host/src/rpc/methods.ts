@@ -7,6 +7,7 @@ import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
 import { z } from 'zod';
 import { APP_VERSION, WAIT_TIMEOUT_MAX_MS } from '../constants.ts';
 import type { Host } from '../host/host-types.ts';
+import { notifyMethods } from './notify-methods.ts';
 import { queueMethods } from './queue-methods.ts';
 import { resumeMethods } from './resume-methods.ts';
 
@@ -26,6 +27,8 @@ export const HOST_CAPABILITIES = [
   'prompt.queue.v1',
   'terminal.input-lock.v1',
   'pane.resume.v1',
+  'status.explain.v1',
+  'notify.v1',
 ] as const;
 
 /** The `status.get` result of this host. */
@@ -103,6 +106,7 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
       handler: (p) => host.wait(p.handle, p.for, p.timeoutMs),
     }),
     ...queueMethods(host),
+    ...notifyMethods(host),
     ...resumeMethods(host),
     defineMethod({
       name: 'guest.add',

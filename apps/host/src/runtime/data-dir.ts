@@ -22,6 +22,8 @@ export interface DataPaths {
   readonly keeperDir: string;
   readonly keeperSocket: string;
   readonly keeperLog: string;
+  /** Notification rules and sinks (`notify.json`, JSON with comments; absent: tell open boards). */
+  readonly notifyConfig: string;
 }
 
 /** Inputs of {@link resolveDataDir}; all optional so tests can pin each one. */
@@ -70,6 +72,7 @@ export function dataPaths(root: string): DataPaths {
     keeperDir: join(root, 'keeper'),
     keeperSocket: join(root, 'keeper', 'keeper.sock'),
     keeperLog: join(logsDir, 'keeper.log'),
+    notifyConfig: join(root, 'notify.json'),
   };
 }
 

@@ -80,9 +80,7 @@ export function transitionStore(db: Database.Database): TransitionStore {
       `INSERT INTO notify_attempts (event_id, handle, kind, sink, attempt, at, outcome, status, latency_ms, error)
        VALUES (@eventId, @handle, @kind, @sink, @attempt, @at, @outcome, @status, @latencyMs, @error)`,
     ),
-    pruneAttempts: db.prepare(
-      'DELETE FROM notify_attempts WHERE id <= (SELECT max(id) FROM notify_attempts) - ?',
-    ),
+    pruneAttempts: db.prepare('DELETE FROM notify_attempts WHERE id <= (SELECT max(id) FROM notify_attempts) - ?'),
     attempts: db.prepare('SELECT * FROM notify_attempts ORDER BY id DESC LIMIT ?'),
   };
   const insertTransition = db.transaction((t: Omit<TransitionRecord, 'id'>, keep: number) => {
