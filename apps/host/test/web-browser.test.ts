@@ -154,7 +154,10 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     );
     expect(
       await page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications),
-    ).toEqual(['demo-agent is waiting | claude: agent-approval-prompt']);
+    ).toEqual([expect.stringMatching(/^demo-agent needs you \| demo-agent \(claude\) is waiting for you: /)]);
+    expect(await page.locator('.needs-you li[data-state="open"]').textContent()).toMatch(
+      /demo-agent \(claude\) is waiting for you/,
+    );
     await page.screenshot({ path: join(shots, 'board-waiting.png'), fullPage: true });
     await context.close();
   }, 180_000);

@@ -287,6 +287,62 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
     await page.context().close();
   }, 120_000);
 
+  it('needs you: the host tells the open board once per wait (notification, banner); answered, the line turns resolved', async () => {
+    const agent = await client.call<PaneView>('terminal.create', {
+      argv: [process.execPath, demoAgentPath()],
+      cwd: home,
+      name: 'asker',
+      env: { HOME: home, ORCA_DEMO_TOOL: 'keyword:approve', ORCA_DEMO_REPLY_MS: '300' },
+    });
+    const context = await browser.newContext();
+    await context.grantPermissions(['notifications'], { origin });
+    await context.addInitScript(() => {
+      const shown: string[] = [];
+      (window as unknown as { shown: string[] }).shown = shown;
+      const Native = window.Notification;
+      window.Notification = class extends Native {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          shown.push(`${title} | ${options?.body ?? ''}`);
+        }
+      } as typeof Notification;
+    });
+    const page = await context.newPage();
+    await page.goto(await pairUrl());
+    await waitFor('paired', async () => (await connectionOf(page)) === 'ready');
+    await page.locator('label.notify input').check();
+    await waitFor('the agent idle', async () => {
+      const v = await client.call<PaneView>('terminal.show', { handle: agent.handle });
+      return v.isRunningAgent && v.status === 'idle';
+    });
+    await client.call('terminal.dispatch', { handle: agent.handle, inject: 'approve the release' });
+    await waitFor(
+      'the banner line',
+      async () => (await page.locator('.needs-you li[data-state="open"]').count()) === 1,
+    );
+    expect(await page.locator('.needs-you li[data-state="open"]').textContent()).toMatch(
+      /^asker \(claude\) is waiting for you/,
+    );
+    const shown = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
+    expect(shown).toEqual([expect.stringMatching(/^asker needs you \| asker \(claude\) is waiting for you/)]);
+    await page.screenshot({ path: join(shots, 'needs-you.png') });
+    await client.call('terminal.send', { handle: agent.handle, text: 'y' });
+    await waitFor('resolved', async () => (await page.locator('.needs-you li[data-state="resolved"]').count()) === 1);
+    expect(await page.locator('.needs-you li[data-state="resolved"]').textContent()).toMatch(
+      /no longer waits.*answered/,
+    );
+    await page.screenshot({ path: join(shots, 'needs-you-resolved.png') });
+    // One notification for the one wait.
+    expect(await page.evaluate(() => (window as unknown as { shown: string[] }).shown)).toHaveLength(1);
+    const log = await runOrca(['--json', '--data-dir', dataDir, 'notify', 'log']);
+    const attempts = (JSON.parse(log.stdout) as { attempts: { sink: string; kind: string; outcome: string }[] })
+      .attempts;
+    expect(attempts.filter((a) => a.sink === 'board' && a.outcome === 'delivered').map((a) => a.kind)).toEqual(
+      expect.arrayContaining(['waiting', 'resolved']),
+    );
+    await context.close();
+  }, 120_000);
+
   it('3: orca web pair pairs a second device; a revoked page shows why and pairs again from a pasted link, no reload', async () => {
     const laptop = await pairedPage();
     const phone = await pairedPage();

@@ -14,7 +14,7 @@ import { CreatePane } from './create-pane.tsx';
 import { type Fragment, parseFragment } from './fragment.ts';
 import { type HostCredential, type HostSocket, openHostSocket, socketUrl } from './host-socket.ts';
 import { shortcutFor } from './keys.ts';
-import { newlyWaiting, notifyWaiting } from './notify.ts';
+import { applyNotifyEvent, chime, type NeedsYou, type NotifyEvent, showNotification } from './notify.ts';
 import { PaneHeader } from './pane-header.tsx';
 import { PaneTerminal } from './pane-terminal.tsx';
 import type { QueueItem } from './queue-model.ts';
@@ -57,7 +57,9 @@ export function App() {
   const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const relistRef = useRef<() => Promise<void>>(async () => undefined);
   const [notify, setNotify] = useState(false);
-  const previous = useRef<BoardPane[] | null>(null);
+  const notifyRef = useRef(false);
+  notifyRef.current = notify;
+  const [needsYou, setNeedsYou] = useState<NeedsYou[]>([]);
   // Why: one `queue.watch` per socket feeds the board's counts and the open pane's queue list.
   const queueListeners = useRef(new Set<(item: QueueItem) => void>());
   const onQueueChange = useCallback((listener: (item: QueueItem) => void) => {
@@ -145,6 +147,18 @@ export function App() {
         void relist();
       })
       .catch(() => undefined);
+    // Why: the host decides who needs a human (the prompt on the screen, once per wait); the page
+    // shows it, rings and notifies, and marks it answered when the host says it was resolved.
+    void socket
+      .stream('notify.watch', undefined, (raw) => {
+        const event = raw as NotifyEvent;
+        setNeedsYou((lines) => applyNotifyEvent(lines, event));
+        if (notifyRef.current && (event.kind === 'waiting' || event.kind === 'escalated')) {
+          showNotification(event);
+          chime();
+        }
+      })
+      .catch(() => undefined);
     void socket
       .stream('queue.watch', undefined, (event) => {
         for (const listener of queueListeners.current) listener(event as QueueItem);
@@ -203,10 +217,7 @@ export function App() {
 
   useEffect(() => {
     document.title = tabTitle(panes);
-    // Why: the first listing is the baseline; only panes that start waiting after it notify.
-    if (notify && previous.current !== null) notifyWaiting(newlyWaiting(previous.current, panes));
-    previous.current = panes;
-  }, [panes, notify]);
+  }, [panes]);
 
   const toggleNotify = async (on: boolean): Promise<void> => {
     if (on && typeof Notification !== 'undefined' && Notification.permission !== 'granted')
@@ -299,6 +310,22 @@ export function App() {
           </button>
         </p>
       )}
+      {needsYou.length > 0 && (
+        <ul class="needs-you" aria-label="needs you">
+          {needsYou.map((l) => (
+            <li key={l.id} data-state={l.state}>
+              {l.handle !== null && l.state === 'open' ? (
+                <button type="button" class="open-waiting" onClick={() => openPane(l.handle)}>
+                  {l.text}
+                </button>
+              ) : (
+                <span>{l.text}</span>
+              )}
+              {l.state === 'resolved' && <span class="resolved-mark"> ✓ answered</span>}
+            </li>
+          ))}
+        </ul>
+      )}
       {notice !== null && (
         <p class="notice error bad-link" role="alert">
           {notice}
@@ -367,7 +394,7 @@ export function App() {
                 checked={notify}
                 onChange={(e) => void toggleNotify((e.currentTarget as HTMLInputElement).checked)}
               />
-              notify me when a pane starts waiting
+              notify me (and ring) when a pane needs me
             </label>
           </div>
           <Board
