@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type LabRun, startLabRun } from '../src/harness/lab-run.ts';
+import { selectOption } from '../src/harness/select-option.ts';
 import { byPrompt } from '../src/model/scenario.ts';
 import { profileFor, screensFor } from '../src/scenarios/index.ts';
 import { reachIdle, storyText } from '../src/scenarios/tour.ts';
@@ -106,7 +107,14 @@ describe.each(['claude', 'codex', 'gemini'])('needs you, on the real CLI: %s', (
         alertMs.push((alert?.at ?? drawnAt) - drawnAt);
         run.press(screens.approveKeys);
         const answeredAt = Date.now();
-        await until('resolved', () => hook.got.slice(before).some((e) => e.kind === 'resolved'), 20_000);
+        await until('resolved', () => hook.got.slice(before).some((e) => e.kind === 'resolved'), 20_000).catch(
+          async (error) => {
+            const recent = (await run.host.notify.explain(run.handle, { limit: 6, replay: false })).map(
+              (t) => `${t.from}→${t.to} ${t.explanation.rule} ${JSON.stringify(t.explanation.verdict)}`,
+            );
+            throw new Error(`${(error as Error).message}; view ${JSON.stringify(run.view())}; ${recent.join(' | ')}`);
+          },
+        );
         const resolved = hook.got.slice(before).find((e) => e.kind === 'resolved');
         expect(resolved?.resolves).toBe(alert?.id);
         resolveMs.push((resolved?.at ?? answeredAt) - answeredAt);
@@ -163,7 +171,15 @@ describe.each(['claude', 'codex', 'gemini'])('needs you, on the real CLI: %s', (
 });
 
 /** Auto modes: the agent runs its tools unasked; nobody is needed, so nobody is told. */
-const AUTO_MODES: { build: string; mode: string; seed: (home: string, project: string) => void }[] = [
+const AUTO_MODES: {
+  build: string;
+  mode: string;
+  seed: (home: string, project: string) => void;
+  /** How to answer Claude's "make auto mode your default?" (default: the lab's "keep manual"). */
+  answer?: RegExp;
+  /** The turn's tools: edits only where the mode allows edits only. */
+  tools: 'edits' | 'edit-and-shell';
+}[] = [
   {
     build: 'claude',
     mode: 'acceptEdits',
@@ -172,11 +188,14 @@ const AUTO_MODES: { build: string; mode: string; seed: (home: string, project: s
         path.join(home, '.claude', 'settings.json'),
         `${JSON.stringify({ permissions: { defaultMode: 'acceptEdits' } })}\n`,
       ),
+    tools: 'edits',
   },
   {
     build: 'claude',
     mode: 'auto (the default of this build)',
     seed: (home) => fs.writeFileSync(path.join(home, '.claude', 'settings.json'), '{}\n'),
+    answer: /Yes/,
+    tools: 'edit-and-shell',
   },
   {
     build: 'codex',
@@ -186,10 +205,33 @@ const AUTO_MODES: { build: string; mode: string; seed: (home: string, project: s
       const text = fs.readFileSync(file, 'utf8').replace(/^approval_policy = .*$/m, 'approval_policy = "never"');
       fs.writeFileSync(file, text);
     },
+    tools: 'edit-and-shell',
   },
 ];
 
-describe.each(AUTO_MODES)('no alert in an auto mode: $build $mode', ({ build, mode, seed }) => {
+/**
+ * Waits for the idle prompt, answering Claude's "make auto mode your default?" with `answer` (it
+ * may also vanish by itself: a missing option is not an error here).
+ */
+async function idleInMode(run: LabRun, screens: ReturnType<typeof screensFor>, answer: RegExp | undefined) {
+  const deadline = Date.now() + 60_000;
+  let idleSince: number | null = null;
+  for (;;) {
+    const text = run.screen().join('\n');
+    const question = (screens.startupQuestions ?? []).find((q) => q.marker.test(text));
+    if (question) {
+      await selectOption(run, answer ?? question.choose).catch(() => undefined);
+      idleSince = null;
+    } else if (screens.idle({ text, title: run.view().title })) {
+      idleSince ??= Date.now();
+      if (Date.now() - idleSince >= 3_000) return;
+    } else idleSince = null;
+    if (Date.now() > deadline) throw new Error(`${run.profile.build}: no idle prompt:\n${text}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe.each(AUTO_MODES)('no alert in an auto mode: $build $mode', ({ build, mode, seed, answer, tools }) => {
   it(
     'a turn with tool calls raises zero alerts',
     async () => {
@@ -203,7 +245,9 @@ describe.each(AUTO_MODES)('no alert in an auto mode: $build $mode', ({ build, mo
             {
               [prompt]: [
                 { kind: 'tool', call: { tool: 'write', path: path.join(project, 'auto.txt'), content: 'auto\n' } },
-                { kind: 'tool', call: { tool: 'shell', command: 'ls', description: 'List files' } },
+                tools === 'edits'
+                  ? { kind: 'tool', call: { tool: 'write', path: path.join(project, 'auto2.txt'), content: 'two\n' } }
+                  : { kind: 'tool', call: { tool: 'shell', command: 'ls', description: 'List files' } },
                 { kind: 'text', text: 'Wrote and listed.' },
               ],
             },
@@ -213,7 +257,7 @@ describe.each(AUTO_MODES)('no alert in an auto mode: $build $mode', ({ build, mo
       runs.push(run);
       notifyTo(run, hook.url);
       const screens = screensFor(run.profile.agent);
-      await reachIdle(run, screens);
+      await idleInMode(run, screens, answer);
       await run.host.dispatchInject(run.handle, prompt, { timeoutMs: 60_000 });
       // The model's last reply came after both tool results: the tools ran with nobody asked.
       const asked = () =>
