@@ -27,3 +27,37 @@ describe('composerAtBottom', () => {
     expect(composerAtBottom('cursor', lines(['❯']))).toBe(false);
   });
 });
+
+describe('composerAtBottom: opencode 1.18.33 (agents lab screens)', () => {
+  const start = [
+    '                       ┃',
+    '                       ┃  Ask anything… "Fix broken tests"',
+    '                       ┃',
+    '                       ┃  Build · Lab model Lab',
+    '                       ╹▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀',
+    '                                      tab agents  ctrl+p commands',
+    '                     ● Tip Use {file:path} to include file contents in config values',
+    '',
+    '  ~/proj                                                       1.18.33',
+  ];
+  const afterTurn = [
+    '  ┃',
+    '  ┃  say hi there',
+    '  ┃',
+    '     hello from stub',
+    '     ▣  Build · Lab model · 2.5s',
+    '',
+    '  ┃',
+    '  ┃',
+    '  ┃  Build · Lab model Lab',
+    '   /tmp/p                                            8  ctrl+p commands',
+  ];
+  it('finds the agent line under its composer box, centred or not', () => {
+    expect(composerAtBottom('opencode', lines(start))).toBe(true);
+    expect(composerAtBottom('opencode', lines(afterTurn))).toBe(true);
+  });
+  it('a transcript line far above the bottom or another agent does not count', () => {
+    expect(composerAtBottom('opencode', lines(['  Build · Lab model Lab', 'a', 'b', 'c', 'd', 'e', 'f']))).toBe(false);
+    expect(composerAtBottom('claude', lines(start))).toBe(false);
+  });
+});

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFixture } from '../fixtures/format.ts';
-import { composerDraft } from './verify.ts';
+import { composerDraft, composerRows, draftInComposer } from './verify.ts';
 
 const real = (name: string): string[] =>
   (
@@ -41,5 +41,25 @@ describe('composerDraft', () => {
         }
       }),
     );
+  });
+});
+
+describe('composerRows: opencode', () => {
+  it('is the bordered box holding the last agent line, not the sent message above it', () => {
+    const screen = [
+      '  ┃',
+      '  ┃  say hi there',
+      '  ┃',
+      '     hello from stub',
+      '',
+      '  ┃',
+      '  ┃  next draft',
+      '  ┃',
+      '  ┃  Build · Lab model Lab',
+      '   /tmp/p       ctrl+p commands',
+    ];
+    expect(composerRows(screen, 'opencode')).toEqual(screen.slice(5));
+    expect(draftInComposer(screen, 'say hi there', 'opencode')).toBe(false);
+    expect(draftInComposer(screen, 'next draft', 'opencode')).toBe(true);
   });
 });

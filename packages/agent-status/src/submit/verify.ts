@@ -55,8 +55,33 @@ function squash(text: string): string {
   return text.replace(/\s+/g, '');
 }
 
+/** opencode's agent/model line under its composer text (`Build · Lab model Lab`), lower-cased. */
+const OPENCODE_AGENT_LINE = /^[a-z][\w-]{0,30} · \S/;
+/** opencode's composer box border (its transcript boxes use it too, separated by other rows). */
+const OPENCODE_BOX_ROW = /^\s*┃/;
+
+/**
+ * opencode 1.18.33 draws its composer as a `┃`-bordered box ending in its agent/model line; the
+ * user's sent messages above it are boxes of their own, separated by unbordered rows. The composer
+ * is the run of bordered rows that holds the last agent line.
+ */
+function opencodeComposerRows(screen: readonly string[]): string[] | null {
+  for (let i = screen.length - 1; i >= 0; i--) {
+    const line = normalizeLine(screen[i] ?? '', i);
+    if (!line || !OPENCODE_AGENT_LINE.test(line.text) || !OPENCODE_BOX_ROW.test(screen[i] ?? '')) continue;
+    let top = i;
+    while (top > 0 && OPENCODE_BOX_ROW.test(screen[top - 1] ?? '')) top--;
+    return screen.slice(top);
+  }
+  return null;
+}
+
 /** The rendered rows of the composer: from the agent's last prompt line to the bottom. */
 export function composerRows(screen: readonly string[], agent: AgentId | null): string[] {
+  if (agent === 'opencode') {
+    const rows = opencodeComposerRows(screen);
+    if (rows) return rows;
+  }
   const glyph = agent ? COMPOSER_GLYPH[agent] : undefined;
   const lines: WindowLine[] = [];
   for (let i = 0; i < screen.length; i++) {

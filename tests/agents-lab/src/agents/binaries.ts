@@ -8,12 +8,14 @@ export const LAB_AGENTS = {
   'claude-2.1.197': { pkg: 'claude-code-2.1.197', command: 'claude' },
   codex: { pkg: '@openai/codex', command: 'codex' },
   gemini: { pkg: '@google/gemini-cli', command: 'gemini' },
+  opencode: { pkg: 'opencode-ai', command: 'opencode' },
+  qwen: { pkg: '@qwen-code/qwen-code', command: 'qwen' },
 } as const;
 
 /** One installed agent build: its command name, entry file and version. */
 export interface AgentBinary {
   readonly build: keyof typeof LAB_AGENTS;
-  /** The name a user types (`claude`, `codex`, `gemini`). */
+  /** The name a user types (`claude`, `codex`, `gemini`, `opencode`, `qwen`). */
   readonly command: string;
   /** What the `command` symlink in the lab's bin dir points at. */
   readonly target: string;
@@ -34,9 +36,9 @@ export function platformKey(): string {
 
 /**
  * Where a build's real entry point is. Claude Code ships its native binary in a platform package
- * (`@anthropic-ai/claude-code-<platform>/claude`); the lab links that directly instead of relying on
- * the wrapper's postinstall (which pnpm does not run here). Codex and Gemini run through their
- * Node launchers, as `npm i -g` users do.
+ * (`@anthropic-ai/claude-code-<platform>/claude`), opencode in `opencode-<platform>/bin/opencode`; the
+ * lab links those directly instead of relying on the wrappers' postinstall (which pnpm does not run
+ * here). Codex, Gemini and Qwen Code run through their Node launchers, as `npm i -g` users do.
  */
 export function resolveAgentBinary(build: keyof typeof LAB_AGENTS): AgentBinary {
   const spec = LAB_AGENTS[build];
@@ -49,6 +51,9 @@ export function resolveAgentBinary(build: keyof typeof LAB_AGENTS): AgentBinary 
   if (spec.command === 'claude') {
     const wrapperRequire = createRequire(path.join(dir, 'package.json'));
     target = path.join(packageDir(`@anthropic-ai/claude-code-${platformKey()}`, wrapperRequire), 'claude');
+  } else if (spec.command === 'opencode') {
+    const wrapperRequire = createRequire(path.join(dir, 'package.json'));
+    target = path.join(packageDir(`opencode-${platformKey()}`, wrapperRequire), 'bin', 'opencode');
   } else {
     const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[spec.command];
     if (!bin) throw new Error(`${spec.pkg} declares no ${spec.command} bin`);

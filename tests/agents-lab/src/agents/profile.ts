@@ -17,10 +17,13 @@ export interface SeedContext {
   readonly permissionPrompts: boolean;
 }
 
+/** The agents the lab runs (hook-templates ids). */
+export type LabAgentId = 'claude' | 'codex' | 'gemini' | 'opencode' | 'qwen';
+
 /** How the lab runs one agent CLI offline: its model stand-in, home, environment and argv. */
 export interface AgentProfile {
-  /** The agent id of `@orca/agent-status` and `@orca/hook-templates`. */
-  readonly agent: 'claude' | 'codex' | 'gemini';
+  /** The agent id of `@orca/hook-templates` (the hooks the host installs for it). */
+  readonly agent: LabAgentId;
   readonly build: keyof typeof LAB_AGENTS;
   startServer(picker: ReplyPicker): Promise<ModelServer>;
   /** Writes the agent's own state and config files under `home` (never outside it). */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { AGENT_IDS } from '@orca/hook-templates/agents';
 import { type AgentInstallReport, createHost, type Host, type PaneView } from '@orca/host';
 import { linkAgentCommand, resolveAgentBinary } from '../agents/binaries.ts';
 import type { AgentProfile, SeedContext } from '../agents/profile.ts';
@@ -104,7 +105,8 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
   let host = await createHost({ dataDir, baseEnv, home });
   let installReports: AgentInstallReport[] = [];
   try {
-    if (opts.installHooks !== false) {
+    // Why: an agent the registry has no hooks for runs unhooked (its tour then proves title and screen rules).
+    if (opts.installHooks !== false && (AGENT_IDS as readonly string[]).includes(profile.agent)) {
       installReports = await host.installHooks({ home, agents: [profile.agent] });
       const failed = installReports.find((r) => r.error);
       if (failed?.error) throw new Error(`hook install for ${failed.agent} failed: ${failed.error.message}`);

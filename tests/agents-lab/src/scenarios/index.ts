@@ -2,10 +2,14 @@ import type { LAB_AGENTS } from '../agents/binaries.ts';
 import { claudeProfile } from '../agents/claude.ts';
 import { codexProfile } from '../agents/codex.ts';
 import { geminiProfile } from '../agents/gemini.ts';
+import { opencodeProfile } from '../agents/opencode.ts';
 import type { AgentProfile } from '../agents/profile.ts';
+import { qwenProfile } from '../agents/qwen.ts';
 import { claudeScreens } from './claude-screens.ts';
 import { codexScreens } from './codex-screens.ts';
 import { geminiScreens } from './gemini-screens.ts';
+import { opencodeScreens } from './opencode-screens.ts';
+import { qwenScreens } from './qwen-screens.ts';
 import type { AgentScreens } from './tour.ts';
 
 /** The profile of a lab build (`claude`, `claude-2.1.197`, `codex`, `gemini`). */
@@ -18,12 +22,24 @@ export function profileFor(build: string): AgentProfile {
       return codexProfile();
     case 'gemini':
       return geminiProfile();
+    case 'opencode':
+      return opencodeProfile();
+    case 'qwen':
+      return qwenProfile();
     default:
-      throw new Error(`unknown lab build ${build}; known: claude, claude-2.1.197, codex, gemini`);
+      throw new Error(`unknown lab build ${build}; known: claude, claude-2.1.197, codex, gemini, opencode, qwen`);
   }
 }
 
+const SCREENS: Readonly<Record<AgentProfile['agent'], AgentScreens>> = {
+  claude: claudeScreens,
+  codex: codexScreens,
+  gemini: geminiScreens,
+  opencode: opencodeScreens,
+  qwen: qwenScreens,
+};
+
 /** The screens of an agent's tour. */
 export function screensFor(agent: AgentProfile['agent']): AgentScreens {
-  return agent === 'claude' ? claudeScreens : agent === 'codex' ? codexScreens : geminiScreens;
+  return SCREENS[agent];
 }

@@ -1,0 +1,25 @@
+import type { AgentScreens } from './tour.ts';
+
+const COMPOSER = /Type your message/;
+const BUSY_DIALOG = /Allow execution|Apply this change|Do you want to proceed/i;
+const BUSY = /esc to cancel|Allow execution|Apply this change|Do you want to proceed/i;
+
+/** Qwen Code's screens as its real TUI draws them (0.24.4; Gemini CLI's layout). */
+export const qwenScreens: AgentScreens = {
+  idle: ({ text }) => COMPOSER.test(text) && !BUSY.test(text),
+  working: ({ text }) => /esc to cancel/i.test(text) && !BUSY_DIALOG.test(text),
+  toolRunning: ({ text }) => /esc to cancel/i.test(text) && !BUSY_DIALOG.test(text),
+  trust: /Do you trust (?:the files in )?this folder\?/i,
+  trustYes: /Trust folder/,
+  approval: {
+    shell: /Allow execution of|Do you want to proceed/i,
+    edit: /Apply this change\?/,
+    write: /Apply this change\?/,
+    fetch: /Do you want to proceed\?|Allow execution of/i,
+  },
+  approveKeys: '\r',
+  cancelled: /Request cancelled|cancelled/i,
+  apiError: /lab: scripted API error/,
+  errorStatus: 400,
+  errorReplies: 6,
+};
