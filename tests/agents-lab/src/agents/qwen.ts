@@ -10,6 +10,9 @@ function seedQwen(ctx: SeedContext): void {
     security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: !ctx.trustProject } },
     general: { disableAutoUpdate: true, disableUpdateNag: true },
     privacy: { usageStatisticsEnabled: false },
+    // Why: 0.24.4 starts in Auto mode (an LLM classifier approves tools); the lab asks for the
+    // confirmations a user in the default mode sees.
+    ...(ctx.permissionPrompts ? { tools: { approvalMode: 'default' } } : {}),
     // Why: a background memory agent would send model requests of its own after every turn.
     memory: { enableManagedAutoMemory: false },
   };
