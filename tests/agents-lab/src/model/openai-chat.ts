@@ -41,7 +41,8 @@ const ARG_NAMES = {
 const AUXILIARY_SYSTEM =
   /title generator|generate a (?:short |brief )?title|managed memory|acting as the|summar(?:y|ize) the conversation/i;
 
-interface OfferedTool {
+/** A tool a request offers: its name and its JSON-schema properties. */
+export interface OfferedTool {
   readonly name: string;
   readonly properties: Record<string, unknown>;
   readonly required: readonly string[];

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelServer } from '../src/model/loopback-server.ts';
+import { chatToolCall, chatUserTurns, startChatServer } from '../src/model/openai-chat.ts';
+import { byPrompt } from '../src/model/scenario.ts';
+
+const fn = (name: string, properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'function',
+  function: { name, parameters: { type: 'object', properties, required } },
+});
+// Tool schemas as opencode 1.18.33 and Qwen Code 0.24.4 offer them (names and argument names).
+const OPENCODE_TOOLS = [
+  fn('bash', { command: { type: 'string' }, description: { type: 'string' }, timeout: { type: 'number' } }, [
+    'command',
+    'description',
+  ]),
+  fn('write', { filePath: { type: 'string' }, content: { type: 'string' } }, ['filePath', 'content']),
+  fn('edit', { filePath: {}, oldString: {}, newString: {}, replaceAll: { type: 'boolean' } }, ['filePath']),
+  fn('webfetch', { url: {}, format: { type: 'string', enum: ['text', 'markdown', 'html'] } }, ['url', 'format']),
+];
+const QWEN_TOOLS = [
+  fn('run_shell_command', { command: {}, description: {}, is_background: { type: 'boolean' } }, [
+    'command',
+    'is_background',
+  ]),
+  fn('edit', { file_path: {}, old_string: {}, new_string: {} }, ['file_path', 'old_string', 'new_string']),
+];
+const offered = (tools: ReturnType<typeof fn>[]) =>
+  tools.map((t) => ({
+    name: t.function.name,
+    properties: t.function.parameters.properties,
+    required: t.function.parameters.required,
+  }));
+
+describe('Chat Completions stand-in: tool calls in each CLI’s own names', () => {
+  it('fills opencode’s and Qwen Code’s argument names, and their other required arguments from the schema', () => {
+    expect(chatToolCall({ tool: 'shell', command: 'sleep 4' }, offered(OPENCODE_TOOLS))).toEqual({
+      name: 'bash',
+      args: { command: 'sleep 4', description: 'Run a command' },
+    });
+    expect(chatToolCall({ tool: 'fetch', url: 'http://127.0.0.1:9/x' }, offered(OPENCODE_TOOLS))).toEqual({
+      name: 'webfetch',
+      args: { url: 'http://127.0.0.1:9/x', format: 'text' },
+    });
+    expect(chatToolCall({ tool: 'shell', command: 'ls' }, offered(QWEN_TOOLS))).toEqual({
+      name: 'run_shell_command',
+      args: { command: 'ls', description: 'Run a command', is_background: false },
+    });
+    expect(chatToolCall({ tool: 'edit', path: '/p/R.md', oldText: 'a', newText: 'b' }, offered(QWEN_TOOLS))).toEqual({
+      name: 'edit',
+      args: { file_path: '/p/R.md', old_string: 'a', new_string: 'b' },
+    });
+    expect(chatToolCall({ tool: 'write', path: '/p/x', content: 'y' }, offered(QWEN_TOOLS))).toBeNull();
+  });
+
+  it('leaves the CLIs’ own notes out of the user turns', () => {
+    expect(
+      chatUserTurns({
+        messages: [
+          { role: 'system', content: 'You are opencode' },
+          { role: 'user', content: [{ type: 'text', text: '<system-reminder>skills</system-reminder>' }] },
+          { role: 'user', content: [{ type: 'text', text: 'tell me a long story' }] },
+          { role: 'tool', content: 'ok' },
+        ],
+      }),
+    ).toEqual(['tell me a long story']);
+  });
+});
+
+describe('Chat Completions stand-in over loopback', () => {
+  let server: ModelServer;
+  beforeAll(async () => {
+    server = await startChatServer(
+      byPrompt({ 'run it': [{ kind: 'tool', text: 'Running.', call: { tool: 'shell', command: 'ls' } }] }),
+    );
+  });
+  afterAll(() => server.close());
+
+  it('streams text, then the tool call, then [DONE]; a title request is auxiliary and takes no reply', async () => {
+    const title = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({
+        stream: true,
+        messages: [
+          { role: 'system', content: 'You are a title generator.' },
+          { role: 'user', content: 'run it' },
+        ],
+      }),
+    });
+    expect(await title.text()).toContain('Lab session');
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({
+        model: 'lab-model',
+        stream: true,
+        tools: OPENCODE_TOOLS,
+        messages: [
+          { role: 'system', content: 'You are opencode' },
+          { role: 'user', content: 'run it' },
+        ],
+      }),
+    });
+    const events = (await res.text()).split('\n\n').filter((b) => b.startsWith('data: '));
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const chunks = events
+      .slice(0, -1)
+      .map(
+        (b) =>
+          JSON.parse(b.slice(6)) as { choices: { delta: Record<string, unknown>; finish_reason: string | null }[] },
+      );
+    const text = chunks.map((c) => String(c.choices[0]?.delta.content ?? '')).join('');
+    expect(text).toBe('Running.');
+    const call = chunks.flatMap(
+      (c) => (c.choices[0]?.delta.tool_calls as { function: { name: string; arguments: string } }[] | undefined) ?? [],
+    )[0];
+    expect(call?.function.name).toBe('bash');
+    expect(JSON.parse(call?.function.arguments ?? '{}')).toEqual({ command: 'ls', description: 'Run a command' });
+    expect(chunks.map((c) => c.choices[0]?.finish_reason).filter(Boolean)).toEqual(['tool_calls']);
+    expect(server.requests.map((r) => r.role)).toEqual(['auxiliary', 'main']);
+    expect(server.countCarrying('run it')).toBe(1);
+  });
+});
