@@ -1,7 +1,8 @@
 // POSTs each pane's hook events to the real listener at the session's recorded times, over a
 // new connection per event the way an agent's hook script (curl) does. Reads its plan as JSON on
 // stdin: { port, token, t0, untilMs, panes: [{ paneKey, source, offset, periodMs, hooks: [{at, event, payload, expect}] }] }.
-// Prints one JSON line per event when done: { paneKey, event, expect, sentAt, status }.
+// Prints one JSON line when done: { scheduled, results: [{ seq, paneKey, event, expect, sentAt, status }] };
+// `seq` also rides in the payload as `orca_bench_seq`, so the host's timing of the event is found.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
@@ -16,8 +17,9 @@ let pending = 0;
 let scheduled = 0;
 
 function post(pane, hook) {
-  const body = JSON.stringify({ paneKey: pane.paneKey, payload: hook.payload });
-  const record = { paneKey: pane.paneKey, event: hook.event, expect: hook.expect, sentAt: now(), status: 0 };
+  const seq = results.length;
+  const body = JSON.stringify({ paneKey: pane.paneKey, payload: { ...hook.payload, orca_bench_seq: seq } });
+  const record = { seq, paneKey: pane.paneKey, event: hook.event, expect: hook.expect, sentAt: now(), status: 0 };
   results.push(record);
   pending += 1;
   const req = http.request(

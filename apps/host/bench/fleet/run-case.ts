@@ -10,6 +10,8 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../../src/host/host.ts';
 import { silentLogger } from '../../src/runtime/logger.ts';
+import type { HookTiming } from '../../src/status/hook-timing.ts';
+import { percentile, stagesOf, summariseStages } from './hook-stages.ts';
 import { fleetMix, SESSIONS, type Session, type SessionKind } from './sessions.ts';
 
 const [caseName = 'realistic', panesArg = '10', secondsArg = '20'] = process.argv.slice(2);
@@ -44,7 +46,13 @@ const paneSessions = kinds.map((kind) => {
 });
 
 const rssBefore = process.memoryUsage().rss;
-const host = await createHost({ dataDir: join(root, 'data'), logger: silentLogger(), home: root });
+const timings: HookTiming[] = [];
+const host = await createHost({
+  dataDir: join(root, 'data'),
+  logger: silentLogger(),
+  home: root,
+  hookTiming: (t) => timings.push(t),
+});
 const t0 = now() + WARMUP_MS;
 const panes = await Promise.all(
   kinds.map(async (kind, i) => {
@@ -67,6 +75,16 @@ const panes = await Promise.all(
   }),
 );
 
+const panesReadyAt = now();
+const stalls: [number, number][] = [];
+if (process.env.ORCA_FLEET_DEBUG) {
+  let last = now();
+  setInterval(() => {
+    const at = now();
+    if (at - last > 100) stalls.push([Math.round(last - t0), Math.round(at - last)]);
+    last = at;
+  }, 10).unref();
+}
 const changes = new Map<string, { at: number; status: string | null }[]>();
 host.onVerdict((c) => {
   const list = changes.get(c.handle) ?? [];
@@ -129,8 +147,28 @@ await new Promise((r) => setTimeout(r, DRAIN_MS));
 
 const { scheduled, results } = JSON.parse(driverOut) as {
   scheduled: number;
-  results: { paneKey: string; event: string; expect: string | null; sentAt: number; status: number }[];
+  results: { seq: number; paneKey: string; event: string; expect: string | null; sentAt: number; status: number }[];
 };
+const sentAtOf = new Map(results.map((r) => [r.seq, r.sentAt]));
+if (process.env.ORCA_FLEET_DEBUG) {
+  const bySeq = new Map(results.map((r) => [r.seq, r]));
+  process.stderr.write(
+    `panes ready ${(panesReadyAt - t0).toFixed(0)} ms after t0; loop stalls ${JSON.stringify(stalls)}\n`,
+  );
+  for (const t of timings) {
+    const r = bySeq.get((t.event.payload as { orca_bench_seq?: number }).orca_bench_seq ?? -1);
+    if (r)
+      process.stderr.write(
+        `stages ${r.event} sent ${(r.sentAt - t0).toFixed(0)} in ${(t.ingestedAt - t0).toFixed(0)} ${JSON.stringify(stagesOf(t, r.sentAt), (_, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}\n`,
+      );
+  }
+}
+const stages = summariseStages(
+  timings.flatMap((timing) => {
+    const sentAt = sentAtOf.get((timing.event.payload as { orca_bench_seq?: number }).orca_bench_seq ?? -1);
+    return sentAt === undefined ? [] : [{ timing, sentAt }];
+  }),
+);
 const byKey = new Map(panes.map((p) => [p.paneKey, p]));
 const stored = host.store.countHookRows();
 const failed = results.filter((r) => r.status !== 204).length;
@@ -171,11 +209,7 @@ for (const m of menus.filter((menu) => menu.at <= windowEnd)) {
 }
 await host.stop();
 
-const pct = (values: number[], p: number): number | null => {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
-};
+const pct = percentile;
 const cpuSec = (cpu.user + cpu.system) / 1e6;
 process.stdout.write(
   `${JSON.stringify({
@@ -197,6 +231,7 @@ process.stdout.write(
       p50: pct(screenLatencies, 50),
       p99: pct(screenLatencies, 99),
     },
+    stages,
     eventLoopDelayP99Ms: Math.max(0, eld.percentile(99) / 1e6 - ELD_RESOLUTION_MS),
     cpuPercent: (cpuSec / wallSec) * 100,
     cpuSecPerPaneSecond: cpuSec / (PANES * wallSec),

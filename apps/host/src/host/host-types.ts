@@ -12,6 +12,7 @@ import type { PaneView } from '../panes/pane-view.ts';
 import type { PromptQueue } from '../panes/prompt-queue.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
 import type { HostLogger } from '../runtime/logger.ts';
+import type { HookTimingSink } from '../status/hook-timing.ts';
 import type { GcReport, Store } from '../store/store.ts';
 
 /** Options of {@link createHost}. */
@@ -37,6 +38,12 @@ export interface HostOptions {
    * false (PTYs in this process, ended at stop); `orca start` turns it on.
    */
   readonly keeper?: boolean;
+  /**
+   * Receives, for each hook event of the local listener that reaches a running pane, where its
+   * time went on the way to the verdict (listener, store commit, screen settle, evaluation,
+   * publish). For the fleet bench and diagnostics; absent, nothing is timed.
+   */
+  readonly hookTiming?: HookTimingSink;
 }
 
 /** Options of {@link Host.createPane}. */

@@ -34,6 +34,7 @@ import { createScreenPool, defaultScreenWorkers, type ScreenPool } from '../pane
 import { ensureDataDir } from '../runtime/data-dir.ts';
 import { createHostLogger } from '../runtime/logger.ts';
 import { acquireRuntimeFile, type RuntimeClaim } from '../runtime/runtime-file.ts';
+import { timeHookEvent, timingNow } from '../status/hook-timing.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { storedWait } from '../store/stored-verdict.ts';
 import type { Host, HostOptions, VerdictChange } from './host-types.ts';
@@ -213,6 +214,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     hookEnv: () => paneHookEnv(endpoint, paths.endpointEnv),
     screens: screenPool?.engine ?? inThreadScreens,
     onVerdict,
+    ...(opts.hookTiming ? { hookTiming: opts.hookTiming } : {}),
     ...(keeper ? { spawner: () => (keeper as KeeperLink).spawner } : {}),
     onAgent: (lp, agent) => {
       if (!storeClosed) store.setPaneAgent(lp.record.handle, agent);
@@ -265,8 +267,14 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ...(opts.hookPort !== undefined ? { port: opts.hookPort } : {}),
     // Why: the 204 goes out once the row is committed, so an acknowledged event survives a crash.
     onEvent: (event) => {
-      hookIngest.ingest(event, 'local');
-      return store.committed();
+      const arrivedAt = opts.hookTiming ? timingNow() : 0;
+      const accepted = hookIngest.ingest(event, 'local');
+      const committed = store.committed();
+      const pane = accepted && opts.hookTiming ? panes.byPaneKey(accepted.paneKey) : undefined;
+      if (accepted && pane && pane.exit === null) {
+        timeHookEvent({ handle: pane.record.handle, timing: pane.timing }, accepted, arrivedAt, committed);
+      }
+      return committed;
     },
     log: {
       debug: (msg) => log.debug(msg),

@@ -1,4 +1,4 @@
-import type { PaneVerdict } from '@orca/agent-status';
+import type { PaneAnalysis, PaneVerdict } from '@orca/agent-status';
 import {
   DEFAULT_PANE_COLS,
   DEFAULT_PANE_ROWS,
@@ -8,6 +8,13 @@ import {
   OUTPUT_EVALUATION_SETTLE_MAX_MS,
   QUIET_PANE_REEVALUATE_MS,
 } from '../constants.ts';
+import {
+  createPaneHookTiming,
+  type EvaluationMarks,
+  type HookTimingSink,
+  type PaneHookTiming,
+  timingNow,
+} from '../status/hook-timing.ts';
 import type { PaneRecord } from '../store/store.ts';
 import { createForegroundReader } from './foreground-probe.ts';
 import { createPaneInput, type PaneInput } from './pane-input.ts';
@@ -15,6 +22,7 @@ import type { PaneExit, PaneProcess } from './pane-process.ts';
 import { createPaneStatus, type PaneStatus } from './pane-status.ts';
 import { createPromptHookLog, type PromptHookLog } from './prompt-hooks.ts';
 import { createPaneScreen, type PaneScreen, type ScreenEngine } from './screen.ts';
+import { hookDecidesAlone } from './verdict-authority.ts';
 
 /** A verdict as published: `agentWait` kept exactly (absent key = not evaluated). */
 export type Verdict = PaneVerdict;
@@ -53,6 +61,8 @@ export interface LivePane {
   exited(): Promise<PaneExit>;
   /** How many verdict evaluations ran, and how many foreground probes (diagnostics, tests). */
   readonly counters: { readonly evaluations: number; readonly foregroundProbes: number };
+  /** Where hook events' time goes on the way to this pane's verdicts (free without a sink). */
+  readonly timing: PaneHookTiming;
 }
 
 /** Options of {@link startLivePane}. */
@@ -79,6 +89,8 @@ export interface LivePaneOptions {
   readonly onEvaluationError: (error: unknown) => void;
   /** How often the foreground process is probed; default {@link FOREGROUND_RECHECK_INTERVAL_MS}. */
   readonly foregroundRecheckMs?: number;
+  /** Receives where each hook event's time went (the fleet bench); absent: nothing is timed. */
+  readonly hookTiming?: HookTimingSink;
 }
 
 /** Key comparing verdicts with the tri-state of `agentWait` kept (absent ≠ null). */
@@ -131,24 +143,58 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     counters.evaluations += 1;
     const generation = ++started;
     inFlight += 1;
+    const marks = timing.begin();
+    let changed = false;
     try {
-      const verdict = await status.evaluate(
-        wasUrgent ? HOOK_EVALUATION_SETTLE_MAX_MS : OUTPUT_EVALUATION_SETTLE_MAX_MS,
-      );
+      const analysis = await decide(wasUrgent, marks);
+      marks.evaluated();
+      // Why: read before publishing; the correction is asked for after it, so nothing the verdict waits on.
+      const screenBehind = !screen.caughtUp();
       if (generation > published) {
         published = generation;
         const previous = pane.verdict;
+        const { verdict } = analysis;
         if (previous === null || verdictKey(previous) !== verdictKey(verdict)) {
           pane.verdict = verdict;
+          changed = true;
           opts.onVerdict(pane, verdict, previous);
         }
       }
+      if (screenBehind) correctOnceSettled();
     } catch (error) {
       opts.onEvaluationError(error);
     } finally {
       inFlight -= 1;
+      marks.finished(changed);
     }
     notifyChange();
+  };
+  /**
+   * The verdict of one evaluation. A hook's row that decides on its own is published at once, even
+   * while the screen worker is behind; otherwise the evaluation waits (bounded) for the screen. A
+   * verdict read from a screen that was still behind is evaluated again once it caught up.
+   */
+  const decide = async (urgent: boolean, marks: EvaluationMarks): Promise<PaneAnalysis> => {
+    if (urgent && !screen.caughtUp()) {
+      const early = await status.analyse();
+      if (hookDecidesAlone(early)) {
+        marks.settled(false);
+        return early;
+      }
+    }
+    const waited = await status.settle(urgent ? HOOK_EVALUATION_SETTLE_MAX_MS : OUTPUT_EVALUATION_SETTLE_MAX_MS);
+    marks.settled(waited);
+    return status.analyse();
+  };
+  let correctionPending = false;
+  const correctOnceSettled = (): void => {
+    if (correctionPending) return;
+    correctionPending = true;
+    void screen.settled().then(() => {
+      correctionPending = false;
+      // Why: the screen caught up with what an earlier verdict could not read; no debounce on top.
+      if (pane.exit === null) schedule(false, 0);
+    });
   };
   let timerUrgent = false;
   const counters = { evaluations: 0, foregroundProbes: 0 };
@@ -159,15 +205,16 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   const foreground = process.platform === 'linux' ? createForegroundReader(proc.pid) : null;
   const foregroundKey = (): string => `${foreground?.group()} ${foreground?.command()}`;
   /** Output and titles are debounced; hook events (`urgent`) are evaluated at once. */
-  const schedule = (urgent = false): void => {
+  const schedule = (urgent = false, delayMs = urgent ? 0 : OUTPUT_EVALUATION_DELAY_MS): void => {
     if (timer !== null) {
       if (!urgent || timerUrgent) return;
       clearTimeout(timer);
     }
     timerUrgent = urgent;
-    timer = setTimeout(() => void runEvaluation(), urgent ? 0 : OUTPUT_EVALUATION_DELAY_MS);
+    timer = setTimeout(() => void runEvaluation(), delayMs);
   };
 
+  const timing = createPaneHookTiming(timingNow, opts.hookTiming);
   const status: PaneStatus = createPaneStatus({
     ptyId: `${opts.record.handle}#${proc.pid}`,
     screen,
@@ -212,6 +259,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     },
     exited: () => exitPromise,
     counters,
+    timing,
   };
 
   // Why: a screen worker that falls behind a flood stops the PTY rather than queue output without bound.

@@ -7,6 +7,7 @@ import type { CreatePaneOptions } from '../host/host-types.ts';
 import type { AdoptedPane } from '../keeper/keeper-link.ts';
 import { candidateOf } from '../resume/resume-candidates.ts';
 import type { HostLogger } from '../runtime/logger.ts';
+import type { HookTimingSink } from '../status/hook-timing.ts';
 import type { PaneRecord, Store } from '../store/store.ts';
 import { verdictFromStored } from '../store/stored-verdict.ts';
 import { checkLaunch } from './launch-check.ts';
@@ -34,6 +35,8 @@ export interface PaneRegistryOptions {
   readonly screens: ScreenEngine;
   /** Where panes' processes start (default: PTYs in this process). */
   readonly spawner?: () => PaneSpawner;
+  /** Receives where each hook event's time went (the fleet bench); absent: nothing is timed. */
+  readonly hookTiming?: HookTimingSink;
 }
 
 /** The panes of this host run: created here, listed with the stored ones, looked up by handle or key. */
@@ -104,6 +107,7 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
       onExit: o.onExit,
       onTitle: (lp, title) => o.store.setPaneTitle(lp.record.handle, title),
       onEvaluationError: (error) => o.log.error({ err: error }, 'status evaluation failed'),
+      ...(o.hookTiming ? { hookTiming: o.hookTiming } : {}),
     });
     live.set(record.handle, pane);
     byKey.set(record.paneKey, pane);

@@ -1,5 +1,6 @@
 import {
   type AgentId,
+  analysePane,
   createHookNormalizer,
   createOscStatusParser,
   createScreenWaitStamp,
@@ -11,6 +12,7 @@ import {
   explainPane,
   freezeStatusRow,
   isAgentId,
+  type PaneAnalysis,
   type PaneEvidence,
   type PaneVerdict,
   type RecordedEvidence,
@@ -64,6 +66,13 @@ export interface PaneStatus {
   evidence(): PaneEvidence;
   /** Evaluates once the emulator parsed earlier output, waiting at most `settleMaxMs` for it. */
   evaluate(settleMaxMs?: number): Promise<PaneVerdict>;
+  /**
+   * Waits until the screen parsed every write so far, at most `maxMs` (absent: no bound). Resolves
+   * true when it had to wait (the screen was behind).
+   */
+  settle(maxMs?: number): Promise<boolean>;
+  /** The verdict of the evidence as it is now (no wait for the screen), with the rule that decided it. */
+  analyse(): Promise<PaneAnalysis>;
   /** The verdict of the evidence now, with the rule that decided it and the evidence as recorded. */
   explain(): Promise<{ explanation: VerdictExplanation; recorded: RecordedEvidence }>;
   tuiIdle(opts: { lastOutputAt: number; acceptedPromptThisGeneration: boolean }): ReturnType<typeof evaluateTuiIdle>;
@@ -192,20 +201,28 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       return evidence;
     },
     async evaluate(settleMaxMs) {
-      if (settleMaxMs === undefined) {
-        await inputs.screen.settled();
-      } else {
-        // Why: under heavy output the emulator lags; a hook verdict must not queue behind it.
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([
-          inputs.screen.settled(),
-          new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, settleMaxMs);
-          }),
-        ]);
-        clearTimeout(timer);
-      }
+      await this.settle(settleMaxMs);
       return evaluatePane(this.evidence(), { wait: true });
+    },
+    async settle(maxMs) {
+      if (inputs.screen.caughtUp()) return false;
+      if (maxMs === undefined) {
+        await inputs.screen.settled();
+        return true;
+      }
+      // Why: under heavy output the emulator lags; a bounded wait never queues a verdict behind it.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        inputs.screen.settled(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, maxMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      return true;
+    },
+    analyse() {
+      return analysePane(this.evidence(), { wait: true });
     },
     explain() {
       return explainPane(this.evidence(), { wait: true });

@@ -283,6 +283,8 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
         requestSync(lane, link);
         return new Promise((resolve) => link.waiters.push({ upTo, resolve }));
       },
+      caughtUp: () =>
+        link.fallback ? link.fallback.caughtUp() : link.parsed >= link.written || closed || lane.retired,
       renderedRows: () => (link.fallback ? link.fallback.renderedRows() : fromMirror.rows(link)),
       bracketedPaste: () => (link.fallback ? link.fallback.bracketedPaste() : link.modes.bracketedPaste),
       snapshot(scrollbackRows, maxBytes) {

@@ -20,6 +20,8 @@ export interface PaneScreen {
   resize(cols: number, rows: number): void;
   /** Resolves once every write so far has been parsed by the emulator. */
   settled(): Promise<void>;
+  /** True when every write so far has been parsed ({@link settled} would resolve at once). */
+  caughtUp(): boolean;
   /**
    * The rendered viewport rows, top to bottom, right-trimmed, as of the last {@link settled}
    * (an emulator in this thread may show later writes too). `await settled()` first for a
@@ -75,6 +77,8 @@ export interface ScreenBackend {
   write(display: string, at: number): void;
   resize(cols: number, rows: number): void;
   settled(): Promise<void>;
+  /** Every write so far is parsed. */
+  caughtUp(): boolean;
   renderedRows(): string[];
   bracketedPaste(): boolean;
   /** Every write so far parsed: the viewport, the snapshot, and the plain lines. */
@@ -148,6 +152,7 @@ export function createPaneScreen(opts: {
       live().resize(c, r);
     },
     settled: () => (frozen ? Promise.resolve() : live().settled()),
+    caughtUp: () => frozen !== null || live().caughtUp(),
     renderedRows: () => (frozen ? [...frozen.rendered] : live().renderedRows()),
     currentRows: () => (frozen ? [...frozen.rendered] : live().currentRows()),
     tail: keptTail,
@@ -230,6 +235,7 @@ export const inThreadScreens: ScreenEngine = (opts) => {
       const upTo = written;
       return new Promise((resolve) => waiters.push({ upTo, resolve }));
     },
+    caughtUp: () => parsed >= written,
     renderedRows: () => emulator.renderedRows(),
     // Why: in this thread a write is parsed within a turn of the loop; this answers what is parsed now.
     currentRows: () => emulator.renderedRows(),
