@@ -2,8 +2,9 @@
 // The `pnpm bench` runner: finds every `bench/*.bench.ts` of the workspace's packages (or of the
 // one given with `--package DIR`), runs each with tsx against `src/` (orca-source condition),
 // collects their result lines and prints `name  ours  baseline  ratio  target  met`.
-// `--only NAME` runs the bench files named NAME (or containing it). Exit 1 when a bench failed or
-// any row missed its target, after printing every row.
+// `--only NAME` runs the bench files named NAME (or containing it). `--runs N` runs them N times and
+// prints each row's worst run next to its median run. Exit 1 when a bench failed or any row missed
+// its target (with --runs: in its worst run, or a run did not report it), after printing every row.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,12 +13,18 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { formatBenchTable, parseBenchLine, targetMet } = await import('./src/report.ts');
+const { aggregateRuns, formatRunsTable, runsRowMet } = await import('./src/runs.ts');
 const { benchExitCode, selectBenchFiles } = await import('./src/run-plan.ts');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const only = args.includes('--package') ? path.resolve(args[args.indexOf('--package') + 1] ?? '.') : undefined;
 const onlyBench = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const runs = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 1;
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error('bench: --runs expects a whole number of runs ≥ 1');
+  process.exit(2);
+}
 if (args.includes('--only') && !onlyBench) {
   console.error('bench: --only expects a bench name (the file name without .bench.ts)');
   process.exit(2);
@@ -47,30 +54,44 @@ if (onlyBench && files.length === 0) {
 }
 
 const tsxCli = path.join(path.dirname(fileURLToPath(import.meta.resolve('tsx/package.json'))), 'dist/cli.mjs');
-const results = [];
+const perRun = [];
 let failures = 0;
-for (const file of files) {
-  const rel = path.relative(root, file);
-  process.stderr.write(`bench: running ${rel}\n`);
-  const run = spawnSync(process.execPath, [tsxCli, '--conditions=orca-source', file], {
-    cwd: path.dirname(path.dirname(file)),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const found = run.stdout.split('\n').map(parseBenchLine).filter(Boolean);
-  if (run.status !== 0 || found.length === 0) {
-    failures++;
-    process.stderr.write(`bench: ${rel} exited ${run.status} with ${found.length} results\n`);
+for (let run = 1; run <= runs; run += 1) {
+  const results = [];
+  for (const file of files) {
+    const rel = path.relative(root, file);
+    process.stderr.write(`bench: running ${rel}${runs > 1 ? ` (run ${run} of ${runs})` : ''}\n`);
+    const child = spawnSync(process.execPath, [tsxCli, '--conditions=orca-source', file], {
+      cwd: path.dirname(path.dirname(file)),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const found = child.stdout.split('\n').map(parseBenchLine).filter(Boolean);
+    if (child.status !== 0 || found.length === 0) {
+      failures++;
+      process.stderr.write(`bench: ${rel} exited ${child.status} with ${found.length} results\n`);
+    }
+    results.push(
+      ...found.map((r) => ({ ...r, name: `${path.basename(path.dirname(path.dirname(file)))}: ${r.name}` })),
+    );
   }
-  results.push(...found.map((r) => ({ ...r, name: `${path.basename(path.dirname(path.dirname(file)))}: ${r.name}` })));
+  perRun.push(results);
 }
 
+const results = perRun.flat();
 if (results.length === 0) {
   console.log(`no benchmarks registered (looked in ${files.length === 0 ? 'every package' : `${files.length} files`})`);
-} else {
+  process.exit(benchExitCode(results, failures));
+}
+if (runs === 1) {
   console.log(formatBenchTable(results));
   const missed = results.filter((r) => targetMet(r) === false).length;
   console.log(`\n${results.length} results, ${missed} missed their target`);
+  process.exit(benchExitCode(results, failures));
 }
-process.exit(benchExitCode(results, failures));
+const rows = aggregateRuns(perRun);
+console.log(formatRunsTable(rows));
+const missed = rows.filter((row) => runsRowMet(row) === false).length;
+console.log(`\n${rows.length} rows over ${runs} runs, ${missed} missed their target in the worst run`);
+process.exit(failures > 0 || missed > 0 ? 1 : 0);

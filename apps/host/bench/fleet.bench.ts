@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reportBench } from '@orca/bench';
+import { STAGES, type StageSummary } from './fleet/hook-stages.ts';
 import { recordingLabel } from './fleet/recorded.ts';
 
 const SECONDS = Number(process.env.ORCA_FLEET_SECONDS ?? 20);
@@ -21,6 +22,9 @@ interface CaseResult {
   events: { scheduled: number; sent: number; failed: number; stored: number; lost: number };
   hook: { samples: number; alreadyShown: number; noVerdict: number; p50: number | null; p99: number | null };
   screen: { expected: number; samples: number; unseen: number; p50: number | null; p99: number | null };
+  stages: StageSummary;
+  panesCreatedMs: number;
+  backlog: { charsP99: number | null; charsMax: number; behindMsP99: number | null; behindMsMax: number }[];
   eventLoopDelayP99Ms: number;
   cpuPercent: number;
   cpuSecPerPaneSecond: number;
@@ -39,12 +43,26 @@ function runCase(kind: string, panes: number): CaseResult {
 }
 
 const ms = (v: number | null): number => v ?? Number.NaN;
+const fixed = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : v.toFixed(1));
+/** Short names of the hook → verdict stages (what each spans: bench/fleet/hook-stages.ts). */
+const STAGE_LABEL: Record<(typeof STAGES)[number] | 'total', string> = {
+  client: 'client (POST begun → request written by the driver)',
+  listener: 'listener (request written → in its pane)',
+  'store commit': 'store commit (row queued → committed; the 204 waits, the verdict does not)',
+  'evaluation queue': 'evaluation queue (in its pane → evaluation begins)',
+  'screen settle': 'screen settle (evaluation waiting for the screen worker)',
+  evaluation: 'evaluation (fusion)',
+  publish: 'publish (verdict stored and told)',
+  total: 'total (POST sent → verdict published)',
+};
+
 function report(
   label: string,
   r: CaseResult,
   targets: { hookP99?: number; screenP99?: number; eld?: number; rss?: number },
+  detailed: boolean,
 ) {
-  const bounded = (name: string, ours: number, bound: number | undefined, unit: string) =>
+  const bounded = (name: string, ours: number, bound: number | undefined, unit: string, detail?: string) =>
     reportBench({
       name: `${label}: ${name}`,
       ours,
@@ -52,9 +70,11 @@ function report(
       ratio: bound === undefined ? ours : ours / bound,
       target: bound === undefined ? '-' : '<= 1',
       unit,
+      ...(detail ? { detail } : {}),
     });
   reportBench({
-    name: `${label}: events lost (scheduled ${r.events.scheduled}, failed ${r.events.failed}, stored ${r.events.stored}, timed without a verdict ${r.hook.noVerdict})`,
+    name: `${label}: events lost or timed without a verdict`,
+    detail: `scheduled ${r.events.scheduled}, failed ${r.events.failed}, stored ${r.events.stored}, timed without a verdict ${r.hook.noVerdict}`,
     ours: r.events.lost + r.hook.noVerdict,
     baseline: Math.max(1, r.events.scheduled),
     ratio: (r.events.lost + r.hook.noVerdict) / Math.max(1, r.events.scheduled),
@@ -62,22 +82,48 @@ function report(
     unit: 'events',
   });
   bounded(
-    `hook POST → verdict p99 (p50 ${ms(r.hook.p50).toFixed(1)} ms, ${r.hook.samples} events; ${r.hook.alreadyShown} already shown)`,
+    'hook POST → verdict p99',
     ms(r.hook.p99),
     targets.hookP99,
     'ms',
+    `p50 ${fixed(r.hook.p50)} ms, ${r.hook.samples} events; ${r.hook.alreadyShown} already shown`,
   );
   // Why: a case whose panes show menus always reports the row; no menu timed is a miss, not a gap.
   if (r.screen.expected > 0)
     bounded(
-      `menu on screen → verdict p99 (p50 ${ms(r.screen.p50).toFixed(1)} ms, ${r.screen.samples} menus, ${r.screen.unseen} unseen)`,
+      'menu on screen → verdict p99',
       r.screen.unseen > 0 || r.screen.samples === 0 ? Number.POSITIVE_INFINITY : ms(r.screen.p99),
       targets.screenP99,
       'ms',
+      `p50 ${fixed(r.screen.p50)} ms, ${r.screen.samples} menus, ${r.screen.unseen} unseen`,
     );
   bounded('event-loop delay p99', r.eventLoopDelayP99Ms, targets.eld, 'ms');
   bounded('host CPU', r.cpuPercent, undefined, '%');
   bounded('added RSS per pane', r.rssPerPaneMb, targets.rss, 'MB');
+  if (!detailed) return;
+  // Why: where the hook → verdict time goes, stage by stage, so a tail names its stage (issue 28).
+  const slowest = r.stages.slowest;
+  for (const stage of [...STAGES, 'total'] as const) {
+    bounded(
+      `hook → verdict stage p99: ${STAGE_LABEL[stage]}`,
+      ms(r.stages.p99[stage]),
+      undefined,
+      'ms',
+      stage === 'total' && slowest
+        ? `slowest event: ${[...STAGES].map((s) => `${s} ${fixed(slowest[s])}`).join(', ')}; ${r.stages.screenWaited} of ${r.stages.events} waited for the screen`
+        : undefined,
+    );
+  }
+  r.backlog.forEach((b, worker) =>
+    bounded(
+      `screen worker ${worker + 1} of ${r.backlog.length}: backlog p99 (ms behind)`,
+      ms(b.behindMsP99),
+      undefined,
+      'ms',
+      `max ${b.behindMsMax.toFixed(0)} ms; chars p99 ${b.charsP99 ?? 0}, max ${b.charsMax}`,
+    ),
+  );
+  bounded('panes created before the replay', r.panesCreatedMs / 1000, undefined, 's');
 }
 
 const realistic = new Map<number, CaseResult>();
@@ -88,11 +134,13 @@ for (const panes of SIZES) {
     `realistic ${panes} panes (${recordingLabel()})`,
     r,
     panes === 200 ? { hookP99: 50, screenP99: 250, eld: 20, rss: 3 } : {},
+    panes === 200,
   );
 }
 const idle = runCase('idle', 100);
 reportBench({
-  name: `idle 100 panes: host CPU per pane (${idle.cpuPercent.toFixed(2)}% for all)`,
+  name: 'idle 100 panes: host CPU per pane',
+  detail: `${idle.cpuPercent.toFixed(2)}% for all`,
   ours: idle.cpuPercent / 100,
   baseline: 0.1,
   ratio: idle.cpuPercent / 100 / 0.1,
@@ -111,4 +159,4 @@ if (at50 && at200) {
   });
 }
 const stress = runCase('stress', 100);
-report('stress 100 panes', stress, { hookP99: 250 });
+report('stress 100 panes', stress, { hookP99: 250 }, true);

@@ -7,6 +7,23 @@ describe('bench report', () => {
     expect(parseBenchLine(line)).toEqual({ name: 'x', ours: 30, baseline: 10, ratio: 3, target: '<= 4', unit: 'ns' });
   });
 
+  it("keeps a row's detail apart from its name and prints it after the name", () => {
+    const line = `${BENCH_LINE_PREFIX}${JSON.stringify({ name: 'p99', ours: 3, baseline: 1, target: '<= 4', unit: 'ms', detail: 'p50 1 ms' })}`;
+    const parsed = parseBenchLine(line);
+    expect(parsed).toEqual({
+      name: 'p99',
+      ours: 3,
+      baseline: 1,
+      ratio: 3,
+      target: '<= 4',
+      unit: 'ms',
+      detail: 'p50 1 ms',
+    });
+    expect(formatBenchTable([parsed as never]).split('\n')[1]).toBe(
+      'p99 (p50 1 ms)  3.00 ms  1.00 ms   3.000  <= 4    yes',
+    );
+  });
+
   it('ignores other lines and broken JSON', () => {
     expect(parseBenchLine('hello')).toBeUndefined();
     expect(parseBenchLine(`${BENCH_LINE_PREFIX}{nope`)).toBeUndefined();

@@ -8,6 +8,11 @@ export interface BenchResult {
   /** Human-readable target, `<= 1.5` or `>= 0.5`, judged against `ratio`. */
   target: string;
   unit: string;
+  /**
+   * What varies from run to run (sample counts, p50s), shown after the name; the name alone stays
+   * the same in every run, so `--runs N` can line a row's runs up.
+   */
+  detail?: string;
 }
 
 /** Prefix of the machine-readable line a bench script prints for each result. */
@@ -28,6 +33,7 @@ export function parseBenchLine(line: string): BenchResult | undefined {
       ratio: typeof value.ratio === 'number' ? value.ratio : value.ours / value.baseline,
       target: typeof value.target === 'string' ? value.target : '',
       unit: typeof value.unit === 'string' ? value.unit : '',
+      ...(typeof value.detail === 'string' && value.detail !== '' ? { detail: value.detail } : {}),
     };
   } catch {
     return undefined;
@@ -53,7 +59,13 @@ export function targetMet(result: BenchResult): boolean | undefined {
   }
 }
 
-function formatNumber(value: number, unit: string): string {
+/** A row's name with its run's detail, as the tables print it. */
+export function displayName(r: Pick<BenchResult, 'name' | 'detail'>): string {
+  return r.detail ? `${r.name} (${r.detail})` : r.name;
+}
+
+/** A number with its unit, as the tables print it. */
+export function formatNumber(value: number, unit: string): string {
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 1 ? 2 : 4;
   return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
 }
@@ -64,7 +76,7 @@ export function formatBenchTable(results: readonly BenchResult[]): string {
   const rows = results.map((r) => {
     const met = targetMet(r);
     return [
-      r.name,
+      displayName(r),
       formatNumber(r.ours, r.unit),
       formatNumber(r.baseline, r.unit),
       r.ratio.toFixed(3),

@@ -1,7 +1,7 @@
 // POSTs each pane's hook events to the real listener at the session's recorded times, over a
 // new connection per event the way an agent's hook script (curl) does. Reads its plan as JSON on
 // stdin: { port, token, t0, untilMs, panes: [{ paneKey, source, offset, periodMs, hooks: [{at, event, payload, expect}] }] }.
-// Prints one JSON line when done: { scheduled, results: [{ seq, paneKey, event, expect, sentAt, status }] };
+// Prints one JSON line when done: { scheduled, results: [{ seq, paneKey, event, expect, sentAt, writtenAt, status }] };
 // `seq` also rides in the payload as `orca_bench_seq`, so the host's timing of the event is found.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -43,6 +43,10 @@ function post(pane, hook) {
       });
     },
   );
+  // Why: when the request left this process; the rest of the listener stage is the host's.
+  req.on('finish', () => {
+    record.writtenAt = now();
+  });
   req.on('error', () => {
     record.status = -1;
     pending -= 1;

@@ -4,6 +4,7 @@ import type { HookTiming } from '../../src/status/hook-timing.ts';
 
 /** The stages of one hook event, in order (ms each). */
 export const STAGES = [
+  'client',
   'listener',
   'store commit',
   'evaluation queue',
@@ -15,7 +16,8 @@ export type Stage = (typeof STAGES)[number];
 
 /** What each stage spans, for the report. */
 export const STAGE_SPANS: Readonly<Record<Stage | 'total', string>> = {
-  listener: 'POST sent → through the trust boundary into its pane',
+  client: 'POST begun → its request written out by the client (the driver process)',
+  listener: 'request written → through the trust boundary into its pane',
   'store commit': 'row queued → committed (the 204 waits for it; the verdict does not)',
   'evaluation queue': 'in its pane → the evaluation that reads it begins',
   'screen settle': 'that evaluation waiting for the screen worker',
@@ -30,10 +32,15 @@ export type StageTimes = Record<Stage | 'total', number | null>;
 const span = (from: number | null, to: number | null): number | null =>
   from === null || to === null ? null : Math.max(0, to - from);
 
-/** Cuts one event's timing into stages; `sentAt` is when the driver sent its POST. */
-export function stagesOf(t: HookTiming, sentAt: number): StageTimes {
+/**
+ * Cuts one event's timing into stages; `sentAt` is when the driver began its POST, `writtenAt` when
+ * the request left the driver (absent: the listener stage starts at `sentAt`).
+ */
+export function stagesOf(t: HookTiming, sentAt: number, writtenAt?: number): StageTimes {
+  const written = writtenAt === undefined ? sentAt : Math.min(Math.max(writtenAt, sentAt), t.ingestedAt);
   return {
-    listener: span(sentAt, t.ingestedAt),
+    client: span(sentAt, written),
+    listener: span(written, t.ingestedAt),
     'store commit': span(t.ingestedAt, t.committedAt),
     'evaluation queue': span(t.ingestedAt, t.evaluationAt),
     'screen settle': span(t.evaluationAt, t.settledAt),
@@ -60,8 +67,10 @@ export interface StageSummary {
 }
 
 /** Summarises the stages of `timed` (each timing with its driver send time). */
-export function summariseStages(timed: readonly { timing: HookTiming; sentAt: number }[]): StageSummary {
-  const all = timed.map((t) => stagesOf(t.timing, t.sentAt));
+export function summariseStages(
+  timed: readonly { timing: HookTiming; sentAt: number; writtenAt?: number }[],
+): StageSummary {
+  const all = timed.map((t) => stagesOf(t.timing, t.sentAt, t.writtenAt));
   const keys = [...STAGES, 'total'] as const;
   const p99 = Object.fromEntries(
     keys.map((k) => [

@@ -3,7 +3,7 @@
 // driver process to the real listener. Prints one JSON line with every measure.
 // Usage: tsx run-case.ts <realistic|stress|idle> <panes> <seconds>
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -53,7 +53,11 @@ const host = await createHost({
   home: root,
   hookTiming: (t) => timings.push(t),
 });
-const t0 = now() + WARMUP_MS;
+// Why: the replay starts WARMUP_MS after the last pane runs (its time is written to the start file
+// then), never while the fleet is still being created: creating 200 panes can take longer than
+// any fixed warm-up on a loaded machine, and a replay due meanwhile was measured as a startup storm.
+const startFile = join(root, 'start');
+const createStart = now();
 const panes = await Promise.all(
   kinds.map(async (kind, i) => {
     const { session, file } = paneSessions[i] as { session: Session; file: string };
@@ -64,7 +68,7 @@ const panes = await Promise.all(
         '/usr/bin/perl',
         join(here, 'replay-agent.pl'),
         file,
-        String(Math.round(t0)),
+        startFile,
         String(offset),
         String(session.periodMs),
         session.source,
@@ -75,6 +79,10 @@ const panes = await Promise.all(
   }),
 );
 
+const panesCreatedMs = now() - createStart;
+const t0 = now() + WARMUP_MS;
+writeFileSync(`${startFile}.tmp`, `${Math.round(t0)}\n`);
+renameSync(`${startFile}.tmp`, startFile);
 const panesReadyAt = now();
 const stalls: [number, number][] = [];
 if (process.env.ORCA_FLEET_DEBUG) {
@@ -134,10 +142,21 @@ await new Promise((r) => setTimeout(r, Math.max(0, t0 - now())));
 const ELD_RESOLUTION_MS = 10;
 const eld = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
 eld.enable();
+// Why: how far each screen worker is behind is what a screen-decided verdict waits for.
+const BACKLOG_SAMPLE_MS = 50;
+const backlogSamples: { chars: number; behindMs: number }[][] = [];
+const backlogTimer = setInterval(() => {
+  host.screenBacklog().forEach((b, worker) => {
+    const list = backlogSamples[worker] ?? [];
+    list.push(b);
+    backlogSamples[worker] = list;
+  });
+}, BACKLOG_SAMPLE_MS);
 const cpuStart = process.cpuUsage();
 const wallStart = now();
 await new Promise((r) => setTimeout(r, SECONDS * 1000));
 const cpu = process.cpuUsage(cpuStart);
+clearInterval(backlogTimer);
 const windowEnd = now();
 const wallSec = (now() - wallStart) / 1000;
 eld.disable();
@@ -147,9 +166,17 @@ await new Promise((r) => setTimeout(r, DRAIN_MS));
 
 const { scheduled, results } = JSON.parse(driverOut) as {
   scheduled: number;
-  results: { seq: number; paneKey: string; event: string; expect: string | null; sentAt: number; status: number }[];
+  results: {
+    seq: number;
+    paneKey: string;
+    event: string;
+    expect: string | null;
+    sentAt: number;
+    writtenAt?: number;
+    status: number;
+  }[];
 };
-const sentAtOf = new Map(results.map((r) => [r.seq, r.sentAt]));
+const sentOf = new Map(results.map((r) => [r.seq, r]));
 if (process.env.ORCA_FLEET_DEBUG) {
   const bySeq = new Map(results.map((r) => [r.seq, r]));
   process.stderr.write(
@@ -159,14 +186,15 @@ if (process.env.ORCA_FLEET_DEBUG) {
     const r = bySeq.get((t.event.payload as { orca_bench_seq?: number }).orca_bench_seq ?? -1);
     if (r)
       process.stderr.write(
-        `stages ${r.event} sent ${(r.sentAt - t0).toFixed(0)} in ${(t.ingestedAt - t0).toFixed(0)} ${JSON.stringify(stagesOf(t, r.sentAt), (_, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}\n`,
+        `stages ${r.event} sent ${(r.sentAt - t0).toFixed(0)} written ${((r.writtenAt ?? Number.NaN) - t0).toFixed(0)} in ${(t.ingestedAt - t0).toFixed(0)} ${JSON.stringify(stagesOf(t, r.sentAt, r.writtenAt), (_, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}\n`,
       );
   }
 }
 const stages = summariseStages(
   timings.flatMap((timing) => {
-    const sentAt = sentAtOf.get((timing.event.payload as { orca_bench_seq?: number }).orca_bench_seq ?? -1);
-    return sentAt === undefined ? [] : [{ timing, sentAt }];
+    const sent = sentOf.get((timing.event.payload as { orca_bench_seq?: number }).orca_bench_seq ?? -1);
+    if (sent === undefined) return [];
+    return [{ timing, sentAt: sent.sentAt, ...(sent.writtenAt !== undefined ? { writtenAt: sent.writtenAt } : {}) }];
   }),
 );
 const byKey = new Map(panes.map((p) => [p.paneKey, p]));
@@ -232,6 +260,19 @@ process.stdout.write(
       p99: pct(screenLatencies, 99),
     },
     stages,
+    panesCreatedMs,
+    backlog: backlogSamples.map((list) => ({
+      charsP99: pct(
+        list.map((b) => b.chars),
+        99,
+      ),
+      charsMax: Math.max(0, ...list.map((b) => b.chars)),
+      behindMsP99: pct(
+        list.map((b) => b.behindMs),
+        99,
+      ),
+      behindMsMax: Math.max(0, ...list.map((b) => b.behindMs)),
+    })),
     eventLoopDelayP99Ms: Math.max(0, eld.percentile(99) / 1e6 - ELD_RESOLUTION_MS),
     cpuPercent: (cpuSec / wallSec) * 100,
     cpuSecPerPaneSecond: cpuSec / (PANES * wallSec),

@@ -10,6 +10,7 @@ import type { LivePane, Verdict } from '../panes/live-pane.ts';
 import type { PaneExit } from '../panes/pane-process.ts';
 import type { PaneView } from '../panes/pane-view.ts';
 import type { PromptQueue } from '../panes/prompt-queue.ts';
+import type { ScreenBacklog } from '../panes/screen-pool.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { HookTimingSink } from '../status/hook-timing.ts';
@@ -107,6 +108,8 @@ export interface Host {
   hookStats(): ReturnType<HookListener['stats']>;
   /** Live panes placed on each screen worker (empty when the emulators run in the host thread). */
   screenLoad(): readonly number[];
+  /** What each screen worker has still to parse now (empty when the emulators run in the host thread). */
+  screenBacklog(): readonly ScreenBacklog[];
   /** Installed agent versions, detected once per start on the panes' PATH. */
   readonly agentVersions: AgentVersions;
   /** Installs managed hooks (default into the user's home), passing the detected versions. */

@@ -384,6 +384,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     ingest: hookIngest.ingest,
     hookStats: () => listener.stats(),
     screenLoad: () => screenPool?.load() ?? [],
+    screenBacklog: () => screenPool?.backlog(now()) ?? [],
     agentVersions,
     installHooks: (o = {}) => installHooks({ ...o, versions: agentVersions }),
   };

@@ -88,7 +88,7 @@ function scriptedProcess(): PaneProcess & { emit(chunk: string): void } {
 }
 
 const claude = (event: string, extra: Record<string, unknown> = {}) => ({
-  source: 'claude',
+  source: 'claude' as const,
   payload: { hook_event_name: event, session_id: 's', cwd: '/', ...extra },
   receivedAt: Date.now(),
 });

@@ -42,6 +42,34 @@ describe('createScreenPool', () => {
     expect(p.load()).toEqual([2, 2]);
   });
 
+  it("reports each worker's backlog: unparsed chars and the age of the oldest unparsed write", async () => {
+    const p = pool(2);
+    await p.ready();
+    let clock = 1_000;
+    const now = () => clock;
+    const a = createPaneScreen({ cols: 20, rows: 2, engine: p.engine, now });
+    const b = createPaneScreen({ cols: 20, rows: 2, engine: p.engine, now });
+    expect(p.backlog(clock)).toEqual([
+      { chars: 0, behindMs: 0 },
+      { chars: 0, behindMs: 0 },
+    ]);
+    a.write('abc');
+    clock = 1_040;
+    a.write('de');
+    b.write('fghij');
+    expect(p.backlog(1_100)).toEqual([
+      { chars: 5, behindMs: 100 },
+      { chars: 5, behindMs: 60 },
+    ]);
+    expect(a.caughtUp()).toBe(false);
+    await Promise.all([a.settled(), b.settled()]);
+    expect([a.caughtUp(), b.caughtUp()]).toEqual([true, true]);
+    expect(p.backlog(1_200)).toEqual([
+      { chars: 0, behindMs: 0 },
+      { chars: 0, behindMs: 0 },
+    ]);
+  });
+
   it('currentRows() holds every write so far at once; renderedRows() is the mirror of the last settle', async () => {
     const p = pool(1);
     const screen = createPaneScreen({ cols: 20, rows: 2, engine: p.engine });

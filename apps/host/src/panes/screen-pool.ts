@@ -30,6 +30,8 @@ export interface ScreenPool {
   readonly size: number;
   /** Panes placed on each worker (diagnostics, tests). */
   load(): number[];
+  /** What each worker has still to parse, as of `now` (ms since the epoch): see {@link ScreenBacklog}. */
+  backlog(now: number): ScreenBacklog[];
   /** Resolves once every worker has started (or was given up: its panes parse in this thread). */
   ready(): Promise<void>;
   /** Workers given up after failing to start or crashing too often; their panes parse in this thread. */
@@ -51,6 +53,26 @@ export interface ScreenPoolOptions {
    * thread, rebuilt the same way (`retired` true).
    */
   readonly onWorkerError?: (error: unknown, retired: boolean) => void;
+}
+
+/** One screen worker's backlog: what its panes sent it and it has not reported parsed. */
+export interface ScreenBacklog {
+  /** Output waiting to be parsed, over all its panes (UTF-16 units). */
+  readonly chars: number;
+  /** Age of the oldest unparsed write (ms); 0 when nothing waits. */
+  readonly behindMs: number;
+}
+
+/** The backlog of one lane's panes at `now`. */
+function laneBacklog(panes: Iterable<PaneLink>, now: number): ScreenBacklog {
+  let chars = 0;
+  let oldest = now;
+  for (const link of panes) {
+    chars += link.pendingChars;
+    const first = link.pending.find((p) => p !== null);
+    if (first && first.at < oldest) oldest = first.at;
+  }
+  return { chars, behindMs: now - oldest };
 }
 
 interface Lane {
@@ -324,6 +346,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
     engine,
     size: lanes.length,
     load: () => lanes.map((l) => l.panes.size),
+    backlog: (now) => lanes.map((l) => laneBacklog(l.panes.values(), now)),
     ready: () => Promise.all(lanes.map((l) => l.whenStarted.promise)).then(() => undefined),
     retired: () => lanes.filter((l) => l.retired).length,
     async crash(index) {
