@@ -114,15 +114,15 @@ function report(
         : undefined,
     );
   }
-  r.backlog.forEach((b, worker) =>
+  for (const [worker, b] of r.backlog.entries()) {
     bounded(
       `screen worker ${worker + 1} of ${r.backlog.length}: backlog p99 (ms behind)`,
       ms(b.behindMsP99),
       undefined,
       'ms',
       `max ${b.behindMsMax.toFixed(0)} ms; chars p99 ${b.charsP99 ?? 0}, max ${b.charsMax}`,
-    ),
-  );
+    );
+  }
   bounded('panes created before the replay', r.panesCreatedMs / 1000, undefined, 's');
 }
 
