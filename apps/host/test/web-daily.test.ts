@@ -326,6 +326,17 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
     const shown = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
     expect(shown).toEqual([expect.stringMatching(/^asker needs you \| asker \(claude\) is waiting for you/)]);
     await page.screenshot({ path: join(shots, 'needs-you.png') });
+    // The banner line opens the pane; its "why?" names the rule and evidence of the wait.
+    await page.locator('.needs-you li[data-state="open"] button.open-waiting').click();
+    await waitFor('the pane view', async () => (await page.locator('.pane-header').count()) === 1);
+    await page.locator('.pane-header button.why').click();
+    await waitFor('the explanation', async () => (await page.locator('.why-list li').count()) > 0);
+    const why = (await page.locator('.why-list li').first().textContent()) ?? '';
+    expect(why).toMatch(/→ permission/);
+    expect(await page.locator('.why-list li').first().getAttribute('data-rule')).toMatch(
+      /^(screen-prompt|hook-row|title-asks-permission)$/,
+    );
+    await page.screenshot({ path: join(shots, 'why.png') });
     await client.call('terminal.send', { handle: agent.handle, text: 'y' });
     await waitFor('resolved', async () => (await page.locator('.needs-you li[data-state="resolved"]').count()) === 1);
     expect(await page.locator('.needs-you li[data-state="resolved"]').textContent()).toMatch(

@@ -345,7 +345,12 @@ export function App() {
       )}
       {(socket !== null || connection.state === 'reconnecting') && open !== null && (
         <>
-          <PaneHeader handle={open} pane={panes.find((p) => p.handle === open)} onBack={() => openPane(null)} />
+          <PaneHeader
+            handle={open}
+            pane={panes.find((p) => p.handle === open)}
+            socket={socket}
+            onBack={() => openPane(null)}
+          />
           {socket !== null && (
             <PaneTerminal
               key={open}

@@ -1,7 +1,14 @@
 import { type BoardPane, exitText, statusLook } from './board-model.ts';
+import type { HostSocket } from './host-socket.ts';
+import { PaneWhy } from './pane-why.tsx';
 
 /** The open pane's header: a back link, its name, agent, cwd and status (from the board's listing). */
-export function PaneHeader(props: { handle: string; pane: BoardPane | undefined; onBack(): void }) {
+export function PaneHeader(props: {
+  handle: string;
+  pane: BoardPane | undefined;
+  socket: HostSocket | null;
+  onBack(): void;
+}) {
   const p = props.pane;
   const look = p ? statusLook(p) : null;
   return (
@@ -19,6 +26,7 @@ export function PaneHeader(props: { handle: string; pane: BoardPane | undefined;
       {look && <span class={`status tone-${look.tone}`}>{look.word}</span>}
       {p?.exited && <span class="exit-code">{exitText(p)}</span>}
       <span class="pane-cwd">{p?.cwd ?? ''}</span>
+      {props.socket && <PaneWhy socket={props.socket} handle={props.handle} />}
     </div>
   );
 }

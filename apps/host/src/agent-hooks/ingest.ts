@@ -62,7 +62,9 @@ export function createHookIngest(o: {
     const row = running ? pane.status.addHookEvent(accepted) : null;
     if (running) {
       // Why: the session id is what a resume after the keeper is gone needs (issue 26).
-      const session = sessionIdOf(accepted.payload);
+      // Why: only the pane's own agent names its session (a nested `codex exec` inherits the pane key).
+      const agent = pane.status.agent();
+      const session = agent === null || agent === accepted.source ? sessionIdOf(accepted.payload) : null;
       if (session !== null && session !== pane.sessionId) {
         pane.sessionId = session;
         o.store.setPaneSession(pane.record.handle, session);

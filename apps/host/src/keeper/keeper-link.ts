@@ -28,6 +28,9 @@ export interface AdoptedPane {
   readonly truncated: boolean;
   /** Output position the replay ends at: call `process.ready(to)` once the replay is written. */
   readonly to: number;
+  /** Its PTY size in the keeper (the screen is rebuilt at it). */
+  readonly cols: number;
+  readonly rows: number;
   /** It ended while no host was attached. */
   readonly exit?: PaneExit;
 }
@@ -184,8 +187,11 @@ export async function openKeeperLink(
       const slice = await link.attach(info.id, 0);
       return {
         process: proc,
-        replay: modesReplay(slice.modes) + slice.data,
+        // Why: a whole ring replays its own mode switches; only a cut one needs them stated first.
+        replay: (slice.truncated ? modesReplay(slice.modes) : '') + slice.data,
         truncated: slice.truncated,
+        cols: info.cols,
+        rows: info.rows,
         to: slice.to,
         ...(slice.exit ? { exit: { code: slice.exit.code, signal: slice.exit.signal } } : {}),
       };

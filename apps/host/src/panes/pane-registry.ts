@@ -176,8 +176,10 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
       return livePaneView(pane, false);
     },
     adopt(record, adopted) {
-      const pane = run(record, adopted.process, DEFAULT_PANE_COLS, DEFAULT_PANE_ROWS, adopted.replay);
+      const pane = run(record, adopted.process, adopted.cols, adopted.rows, adopted.replay);
       adopted.process.ready(adopted.to);
+      // Why: it may have ended while no host was attached, or between the hello and this attach.
+      if (adopted.exit) adopted.process.exit(adopted.exit);
       o.log.info(
         { handle: record.handle, pid: adopted.process.pid, truncated: adopted.truncated },
         'pane taken over from the PTY keeper',

@@ -52,3 +52,11 @@ describe('resumePlan', () => {
     );
   });
 });
+
+describe('resumePlan after `--`', () => {
+  it('drops `--` and every operand after it, even one that looks like a flag', () => {
+    expect(resumePlan('claude', ['claude', '--permission-mode', 'default', '--', '-fix it'], 's-3')).toEqual({
+      argv: ['claude', '--permission-mode', 'default', '--resume', 's-3'],
+    });
+  });
+});

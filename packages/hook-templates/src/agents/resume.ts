@@ -139,6 +139,8 @@ export function resumePlan(agent: string | null, argv: readonly string[], sessio
   const kept: string[] = [first];
   for (let i = 0; i < rest.length; i++) {
     const word = rest[i] as string;
+    // Why: after `--` every word is an operand (the initial prompt, even one starting with `-`).
+    if (word === '--') break;
     const name = word.startsWith('--') && word.includes('=') ? word.slice(0, word.indexOf('=')) : word;
     if (spec.notInteractive.includes(name) && (word.startsWith('-') || i === 0)) {
       return { reason: `\`${word}\` runs ${agent} without its interactive session; nothing to resume into` };
