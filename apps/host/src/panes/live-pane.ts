@@ -113,7 +113,8 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   const exitPromise = new Promise<PaneExit>((resolve) => {
     exitResolve = resolve;
   });
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  /** The pending evaluation: cancels it. */
+  let timer: (() => void) | null = null;
   // Why: evaluations may overlap (a hook must not queue behind an output evaluation waiting for a
   // lagging emulator); only a result newer than the last published one is published.
   let started = 0;
@@ -208,10 +209,18 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
   const schedule = (urgent = false, delayMs = urgent ? 0 : OUTPUT_EVALUATION_DELAY_MS): void => {
     if (timer !== null) {
       if (!urgent || timerUrgent) return;
-      clearTimeout(timer);
+      timer();
     }
     timerUrgent = urgent;
-    timer = setTimeout(() => void runEvaluation(), delayMs);
+    // Why: a hook's evaluation runs in this turn's check phase; a 0 ms timer waits at least 1 ms,
+    // the whole budget a hook's verdict may add to its POST.
+    if (delayMs <= 0) {
+      const immediate = setImmediate(() => void runEvaluation());
+      timer = () => clearImmediate(immediate);
+    } else {
+      const timeout = setTimeout(() => void runEvaluation(), delayMs);
+      timer = () => clearTimeout(timeout);
+    }
   };
 
   const timing = createPaneHookTiming(timingNow, opts.hookTiming);

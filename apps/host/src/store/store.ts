@@ -37,8 +37,9 @@ export type { WebSessionRecord } from './web-session-store.ts';
 
 /**
  * The host's SQLite store (better-sqlite3, WAL). Synchronous by design: one writer, the host.
- * Hook rows and verdicts are written behind: queued and committed together once per event-loop
- * turn ({@link Store.committed}); every other call commits them first, so reads see every write.
+ * Hook rows, verdicts and verdict transitions are written behind: queued and committed together
+ * once per event-loop turn ({@link Store.committed}); every other call commits them first, so reads
+ * see every write.
  */
 export interface Store extends QueueStore, WebSessionStore, TransitionStore {
   readonly path: string;
@@ -191,7 +192,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const methods: Store = {
     ...queueStore(db),
     ...webSessionStore(db),
-    ...transitionStore(db),
+    ...transitionStore(db, queue),
     path,
     schemaVersion: () => db.pragma('user_version', { simple: true }) as number,
     insertPane(p) {
@@ -323,4 +324,9 @@ function commitQueuedFirst(methods: Store, flush: () => void): Store {
   return out as unknown as Store;
 }
 
-const QUEUEING_METHODS: ReadonlySet<string> = new Set(['insertHookRow', 'insertVerdict', 'committed']);
+const QUEUEING_METHODS: ReadonlySet<string> = new Set([
+  'insertHookRow',
+  'insertVerdict',
+  'insertTransition',
+  'committed',
+]);
