@@ -80,9 +80,11 @@ describe('"needs you" notifications', () => {
     expect(hook.events.map((e) => e.kind)).toEqual(['waiting', 'resolved', 'done']);
     expect(hook.events[1]?.resolves).toBe(waiting.id);
     const explained = await host.notify.explain(agent.handle, { limit: 20, replay: true });
-    const toPermission = explained.find((t) => t.to === 'permission');
-    expect(toPermission?.explanation).toMatchObject({ screenShowsPrompt: true, verdict: { status: 'permission' } });
-    expect(['screen-prompt', 'hook-row', 'title-asks-permission']).toContain(toPermission?.explanation.rule);
+    // The hook may say "waiting" before the menu is drawn (published first); the alert waited for the menu.
+    const toPermission = explained.filter((t) => t.to === 'permission');
+    expect(toPermission.length).toBeGreaterThan(0);
+    for (const t of toPermission)
+      expect(['screen-prompt', 'hook-row', 'title-asks-permission']).toContain(t.explanation.rule);
     expect(explained.length).toBeGreaterThanOrEqual(3);
     for (const t of explained) expect(t.replay?.same, JSON.stringify(t)).toBe(true);
     // Why: the receiver has the event before the attempt that sent it is stored; an attempt on a
