@@ -231,6 +231,8 @@ export const UNKNOWN_PANE_DROP_LOG_INTERVAL_MS = 10_000;
 
 /** Verdict transitions kept per pane for `orca status explain` (newest). */
 export const TRANSITIONS_KEPT_PER_PANE = 100;
+/** `notify.json` is looked at for changes at most this often (ms). */
+export const NOTIFY_CONFIG_RECHECK_MS = 1_000;
 /** Notification delivery attempts kept in the store (newest). */
 export const NOTIFY_ATTEMPTS_KEPT = 5_000;
 /** Retry delays of a notification delivery: 1 s doubling to at most 30 s … */

@@ -11,6 +11,7 @@ import { installHooks } from '../src/agent-hooks/install-hooks.ts';
 import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
 import type { PaneView } from '../src/panes/pane-view.ts';
 import { connectRuntime, type RuntimeClient } from '../src/rpc/client.ts';
+import { recordNotifications, shownNotifications } from './browser-notifications.ts';
 import { runOrca, type StartedHost, startOrca } from './cli-process.ts';
 
 /** Debian's Chromium (`.ci/run` installs it); nothing is downloaded. */
@@ -98,19 +99,7 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
 
   it('pairs, shows the pane on the board, creates a pane, and shows each verdict change live; the tab title counts waiting panes and an opted-in notification fires', async () => {
     const context = await browser.newContext();
-    await context.grantPermissions(['notifications'], { origin: web.origin });
-    // Records each notification the page shows (headless Chromium draws none).
-    await context.addInitScript(() => {
-      const shown: string[] = [];
-      (window as unknown as { shownNotifications: string[] }).shownNotifications = shown;
-      const Native = window.Notification;
-      window.Notification = class extends Native {
-        constructor(title: string, options?: NotificationOptions) {
-          super(title, options);
-          shown.push(`${title} | ${options?.body ?? ''}`);
-        }
-      } as typeof Notification;
-    });
+    await recordNotifications(context, web.origin);
     const page = await context.newPage();
     await page.goto(web.pairingUrl);
     await waitFor('the pane on the board, idle', async () => (await boardStatus(page, pane.handle)) === 'idle');
@@ -146,15 +135,10 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     });
     expect(await page.title()).toBe('(1) waiting · orca');
     expect((await row.locator('td.wait').textContent()) ?? '').toMatch(/ · \d+ s$/);
-    await waitFor(
-      'the notification',
-      async () =>
-        (await page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications)).length >
-        0,
-    );
-    expect(
-      await page.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications),
-    ).toEqual([expect.stringMatching(/^demo-agent needs you \| demo-agent \(claude\) is waiting for you: /)]);
+    await waitFor('the notification', async () => (await shownNotifications(page)).length > 0);
+    expect(await shownNotifications(page)).toEqual([
+      expect.stringMatching(/^demo-agent needs you \| demo-agent \(claude\) is waiting for you: /),
+    ]);
     expect(await page.locator('.needs-you li[data-state="open"]').textContent()).toMatch(
       /demo-agent \(claude\) is waiting for you/,
     );

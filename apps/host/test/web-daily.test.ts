@@ -10,6 +10,7 @@ import { installHooks } from '../src/agent-hooks/install-hooks.ts';
 import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
 import type { PaneView } from '../src/panes/pane-view.ts';
 import { connectRuntime, type RuntimeClient } from '../src/rpc/client.ts';
+import { recordNotifications, shownNotifications } from './browser-notifications.ts';
 import { runOrca, type StartedHost, startOrca } from './cli-process.ts';
 import { openRawWebSocket } from './raw-websocket.ts';
 
@@ -295,18 +296,7 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
       env: { HOME: home, ORCA_DEMO_TOOL: 'keyword:approve', ORCA_DEMO_REPLY_MS: '300' },
     });
     const context = await browser.newContext();
-    await context.grantPermissions(['notifications'], { origin });
-    await context.addInitScript(() => {
-      const shown: string[] = [];
-      (window as unknown as { shown: string[] }).shown = shown;
-      const Native = window.Notification;
-      window.Notification = class extends Native {
-        constructor(title: string, options?: NotificationOptions) {
-          super(title, options);
-          shown.push(`${title} | ${options?.body ?? ''}`);
-        }
-      } as typeof Notification;
-    });
+    await recordNotifications(context, origin);
     const page = await context.newPage();
     await page.goto(await pairUrl());
     await waitFor('paired', async () => (await connectionOf(page)) === 'ready');
@@ -323,7 +313,7 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
     expect(await page.locator('.needs-you li[data-state="open"]').textContent()).toMatch(
       /^asker \(claude\) is waiting for you/,
     );
-    const shown = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
+    const shown = await shownNotifications(page);
     expect(shown).toEqual([expect.stringMatching(/^asker needs you \| asker \(claude\) is waiting for you/)]);
     await page.screenshot({ path: join(shots, 'needs-you.png') });
     // The banner line opens the pane; its "why?" names the rule and evidence of the wait.
@@ -344,7 +334,7 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
     );
     await page.screenshot({ path: join(shots, 'needs-you-resolved.png') });
     // One notification for the one wait.
-    expect(await page.evaluate(() => (window as unknown as { shown: string[] }).shown)).toHaveLength(1);
+    expect(await shownNotifications(page)).toHaveLength(1);
     const log = await runOrca(['--json', '--data-dir', dataDir, 'notify', 'log']);
     const attempts = (JSON.parse(log.stdout) as { attempts: { sink: string; kind: string; outcome: string }[] })
       .attempts;

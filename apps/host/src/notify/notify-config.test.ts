@@ -61,11 +61,20 @@ describe('notify.json', () => {
     const dir = mkdtempSync(join(tmpdir(), 'orca-notify-config-'));
     const file = join(dir, 'notify.json');
     const errors: string[] = [];
-    const read = notifyConfigReader(file, (e) => errors.push(e.message));
+    let now = 0;
+    const read = notifyConfigReader(
+      file,
+      (e) => errors.push(e.message),
+      () => now,
+    );
     expect(read()).toBe(DEFAULT_NOTIFY_CONFIG);
     writeFileSync(file, good);
+    // Looked at again only once a second has passed.
+    expect(read()).toBe(DEFAULT_NOTIFY_CONFIG);
+    now += 1_000;
     expect(read().sinks.phone?.type).toBe('webhook');
     writeFileSync(file, `${good}\n{ broken`);
+    now += 1_000;
     expect(read().sinks.phone?.type).toBe('webhook');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/notify\.json:\d+:/);

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { z } from 'zod';
+import { NOTIFY_CONFIG_RECHECK_MS } from '../constants.ts';
 import { HostError } from '../errors.ts';
 
 const SinkName = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'a sink name is letters, digits, _ or -');
@@ -120,13 +121,22 @@ export function parseNotifyConfig(text: string, file: string): NotifyConfig {
 }
 
 /**
- * Reads `file` again when it changed (by mtime and size); the default when it does not exist.
- * A broken file keeps the last good config and reports its error once per change.
+ * Reads `file` again when it changed (by mtime and size, looked at most once per
+ * `NOTIFY_CONFIG_RECHECK_MS`: the engine asks on every status change); the default when it does
+ * not exist. A broken file keeps the last good config and reports its error once per change.
  */
-export function notifyConfigReader(file: string, onError: (error: Error) => void): () => NotifyConfig {
+export function notifyConfigReader(
+  file: string,
+  onError: (error: Error) => void,
+  clock: () => number = Date.now,
+): () => NotifyConfig {
   let stamp = '';
   let config = DEFAULT_NOTIFY_CONFIG;
+  let checkedAt = Number.NEGATIVE_INFINITY;
   return () => {
+    const at = clock();
+    if (at - checkedAt < NOTIFY_CONFIG_RECHECK_MS) return config;
+    checkedAt = at;
     let now = 'absent';
     try {
       const st = statSync(file);

@@ -10,6 +10,7 @@ import type { Host } from '../host/host-types.ts';
 import { notifyMethods } from './notify-methods.ts';
 import { queueMethods } from './queue-methods.ts';
 import { resumeMethods } from './resume-methods.ts';
+import { streamUntilClosed } from './stream-until-closed.ts';
 
 /** Capabilities this host reports in `status.get` (`area.feature.vN`). */
 export const HOST_CAPABILITIES = [
@@ -141,18 +142,7 @@ export function runtimeMethods(host: Host): MethodDefinition<any>[] {
       name: 'status.watch',
       params: null,
       streaming: true,
-      handler: (_p, ctx) =>
-        new Promise<null>((resolve) => {
-          const off = host.onVerdict((change) => ctx.emit(change));
-          ctx.signal.addEventListener(
-            'abort',
-            () => {
-              off();
-              resolve(null);
-            },
-            { once: true },
-          );
-        }),
+      handler: (_p, ctx) => streamUntilClosed(ctx, (emit) => host.onVerdict(emit)),
     }),
   ];
 }

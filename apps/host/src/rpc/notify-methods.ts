@@ -2,6 +2,7 @@ import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
 import { z } from 'zod';
 import { TRANSITIONS_KEPT_PER_PANE } from '../constants.ts';
 import type { Host } from '../host/host-types.ts';
+import { streamUntilClosed } from './stream-until-closed.ts';
 
 /**
  * `status.explain` (capability `status.explain.v1`) and `notify.test`, `notify.log`,
@@ -39,18 +40,7 @@ export function notifyMethods(host: Host): MethodDefinition<any>[] {
       name: 'notify.watch',
       params: null,
       streaming: true,
-      handler: (_p, ctx) =>
-        new Promise<null>((resolve) => {
-          const off = host.notify.onBoardEvent((event) => ctx.emit(event));
-          ctx.signal.addEventListener(
-            'abort',
-            () => {
-              off();
-              resolve(null);
-            },
-            { once: true },
-          );
-        }),
+      handler: (_p, ctx) => streamUntilClosed(ctx, (emit) => host.notify.onBoardEvent(emit)),
     }),
   ];
 }

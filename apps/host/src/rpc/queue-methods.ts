@@ -2,6 +2,7 @@ import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
 import { z } from 'zod';
 import { QUEUE_WAIT_DEFAULT_TIMEOUT_MS, WAIT_TIMEOUT_MAX_MS } from '../constants.ts';
 import type { Host } from '../host/host-types.ts';
+import { streamUntilClosed } from './stream-until-closed.ts';
 
 const handle = z.string().min(1).max(200);
 const id = z.number().int().positive();
@@ -46,18 +47,7 @@ export function queueMethods(host: Host): MethodDefinition<any>[] {
       name: 'queue.watch',
       params: null,
       streaming: true,
-      handler: (_p, ctx) =>
-        new Promise<null>((resolve) => {
-          const off = host.queue.onChange((item) => ctx.emit(item));
-          ctx.signal.addEventListener(
-            'abort',
-            () => {
-              off();
-              resolve(null);
-            },
-            { once: true },
-          );
-        }),
+      handler: (_p, ctx) => streamUntilClosed(ctx, (emit) => host.queue.onChange(emit)),
     }),
   ];
 }
