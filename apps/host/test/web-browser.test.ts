@@ -305,6 +305,8 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     // Nothing was typed into the menu.
     const beforeEdits = readFileSync(turns, 'utf8');
     await page.locator('.pane-queue li', { hasText: 'second queued prompt' }).locator('button.queue-remove').click();
+    // Why: "up" sends the position the page shows; clicked before the removal is drawn it asks for no move.
+    await waitFor('the removal drawn', async () => (await shown()).includes('cancelled second queued prompt'));
     await page.locator('.pane-queue li', { hasText: 'third queued prompt' }).locator('button.queue-up').click();
     const reordered = [
       `queued #1 · ${waiting} third queued prompt`,

@@ -22,8 +22,10 @@ interface Explained {
 /** "Why?": the pane's recent status transitions, each with the rule, authority and evidence (`status.explain`). */
 export function PaneWhy(props: { socket: HostSocket; handle: string }) {
   const [open, setOpen] = useState(false);
-  const [items, setItems] = useState<Explained[] | string>([]);
+  // Why: null while the host is asked, so "nothing recorded" is said only when the host says so.
+  const [items, setItems] = useState<Explained[] | string | null>(null);
   const load = async (): Promise<void> => {
+    setItems(null);
     try {
       const r = await props.socket.call<{ transitions: Explained[] }>('status.explain', {
         handle: props.handle,
@@ -48,7 +50,8 @@ export function PaneWhy(props: { socket: HostSocket; handle: string }) {
         why?
       </button>
       {open && typeof items === 'string' && <p class="notice error">{items}</p>}
-      {open && typeof items !== 'string' && (
+      {open && items === null && <p class="notice why-loading">Looking up the recent status changes…</p>}
+      {open && Array.isArray(items) && (
         <ol class="why-list">
           {items.length === 0 && <li>No status change recorded yet.</li>}
           {items.map((t) => {
