@@ -135,6 +135,12 @@ export const WEB_REFUSAL_LOG_MS = 10_000;
 export const SESSION_ID_MAX_CHARS = 200;
 /** How long `orca stop` waits for the host (and with `--all` the keeper) to exit (ms). */
 export const STOP_WAIT_MS = 20_000;
+/** How long a host whose keeper link dropped tries to attach again while the keeper lives (ms). */
+export const KEEPER_RELINK_TIMEOUT_MS = 30_000;
+/** Pause between attempts to attach again (ms). */
+export const KEEPER_RELINK_RETRY_MS = 250;
+/** Input typed into kept panes while their link is attached again, kept to send after (UTF-16 units). */
+export const KEEPER_RELINK_QUEUE_MAX_CHARS = 1024 * 1024;
 /** How long a host waits for a PTY keeper it started to answer (ms). */
 export const KEEPER_START_TIMEOUT_MS = 15_000;
 

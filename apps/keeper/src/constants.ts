@@ -17,10 +17,22 @@ export const KEEPER_CAPABILITIES = [
   'pty.modes.v1',
   'pty.flow.v1',
   'keeper.stop.v1',
+  'pty.attach.pages.v1',
 ] as const;
 
 /** Output kept per pane for a host that reattaches (UTF-16 units); older output is dropped first. */
 export const RING_MAX_CHARS = 2 * 1024 * 1024;
+
+/**
+ * Output per `pty.attach` answer a host asks for (UTF-16 units). Why: JSON may spend 6 bytes on a
+ * control character and UTF-8 3 on a box-drawing one, so a whole 2 Mi ring can pass the 8 MiB frame
+ * limit; a page of 256 Ki stays under 1.5 MiB.
+ */
+export const ATTACH_PAGE_CHARS = 256 * 1024;
+/** The smallest page a keeper serves (UTF-16 units). */
+export const ATTACH_PAGE_MIN_CHARS = 1024;
+/** Text per `pty.write` notification (UTF-16 units): a long paste goes as several, in order. */
+export const WRITE_CHUNK_CHARS = 256 * 1024;
 
 /** A keeper with no live pane and no host exits after this long (ms). */
 export const KEEPER_IDLE_EXIT_MS = 30_000;

@@ -7,6 +7,7 @@
  * const keeper = await startKeeper({ stateDir: '/d/keeper', socket: '/d/keeper/keeper.sock' });
  */
 export {
+  ATTACH_PAGE_CHARS,
   EXITED_KEPT_MAX,
   KEEPER_CAPABILITIES,
   KEEPER_DEAD_AFTER_MS,
@@ -17,6 +18,7 @@ export {
   KEEPER_REQUEST_TIMEOUT_MS,
   KEEPER_VERSION,
   RING_MAX_CHARS,
+  WRITE_CHUNK_CHARS,
 } from './constants.ts';
 export {
   KEEPER_ERROR_CODES,
@@ -26,7 +28,7 @@ export {
   KeeperRefusal,
   type KeeperRefusalCode,
 } from './errors.ts';
-export { type KeeperInfo, pidAlive, readKeeperInfo } from './keeper-claim.ts';
+export { type KeeperInfo, keeperAlive, pidAlive, processStartTime, readKeeperInfo } from './keeper-claim.ts';
 export { connectKeeper, KeeperCallError, type KeeperClient } from './keeper-client.ts';
 export { keeperCommand } from './keeper-command.ts';
 export { type Keeper, type KeeperOptions, startKeeper } from './keeper-server.ts';

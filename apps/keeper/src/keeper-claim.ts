@@ -12,6 +12,11 @@ export interface KeeperInfo {
   readonly protocol: number;
   readonly version: string;
   readonly startedAt: number;
+  /**
+   * The process's start time as the kernel counts it (`/proc/<pid>/stat`, field 22), where there is
+   * one: with `pid` it names this keeper, so a pid reused by another process is not taken for it.
+   */
+  readonly procStart?: string;
 }
 
 const KeeperInfoSchema = z.object({
@@ -20,6 +25,7 @@ const KeeperInfoSchema = z.object({
   protocol: z.number().int().nonnegative(),
   version: z.string(),
   startedAt: z.number(),
+  procStart: z.string().max(40).optional(),
 });
 
 /** Reads and validates `keeper.json` (untrusted bytes); null when absent, unreadable or malformed. */
@@ -32,14 +38,42 @@ export function readKeeperInfo(path: string): KeeperInfo | null {
   }
 }
 
-/** True when a process with this pid exists (signal 0; EPERM counts as alive). */
+/** Fields of `/proc/<pid>/stat` after the command name (state first), or null where there is none. */
+function procStatFields(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Why: the command name (in parentheses) may hold spaces and parentheses itself.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** The kernel's start time of process `pid` (clock ticks since boot; Linux), or null where unknown. */
+export function processStartTime(pid: number): string | null {
+  return procStatFields(pid)?.[19] ?? null;
+}
+
+/** True when a process with this pid exists and has not ended (signal 0; EPERM counts as alive; a zombie does not). */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // Why: a keeper that died but is not yet reaped by its parent still answers signal 0.
+  return procStatFields(pid)?.[0] !== 'Z';
+}
+
+/**
+ * True when the keeper `info` names still runs: its pid is alive and, where the file recorded it,
+ * the process there started when the keeper did (a pid reused after a reboot or crash is not it).
+ */
+export function keeperAlive(info: Pick<KeeperInfo, 'pid' | 'procStart'>): boolean {
+  if (!pidAlive(info.pid)) return false;
+  if (info.procStart === undefined) return true;
+  const now = processStartTime(info.pid);
+  return now === null || now === info.procStart;
 }
 
 /**
@@ -75,7 +109,7 @@ export function claimKeeperFile(path: string, info: KeeperInfo): () => void {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const existing = readKeeperInfo(path);
-      if (existing && pidAlive(existing.pid)) {
+      if (existing && keeperAlive(existing)) {
         throw new KeeperError(
           'ORCA_KEEPER_ALREADY_RUNNING',
           `a keeper already holds ${dirname(path)} (pid ${existing.pid})`,

@@ -2,12 +2,14 @@ import { connect } from 'node:net';
 import { createRelayChannel, type LinkError, RemoteError } from '@orca/wire/relay-frames';
 import { z } from 'zod';
 import {
+  ATTACH_PAGE_CHARS,
   KEEPER_CLOSE_FLUSH_MS,
   KEEPER_DEAD_AFTER_MS,
   KEEPER_KEEPALIVE_MS,
   KEEPER_MAX_PAYLOAD_BYTES,
   KEEPER_PROTOCOL_VERSION,
   KEEPER_REQUEST_TIMEOUT_MS,
+  WRITE_CHUNK_CHARS,
 } from './constants.ts';
 import type { KeptExit, KeptPaneSpec } from './kept-pane.ts';
 import { type AttachResult, KEEPER_EVENTS, KEEPER_METHODS, type KeeperWelcome } from './protocol.ts';
@@ -50,6 +52,7 @@ const AttachSchema = z.object({
   to: z.number(),
   data: z.string(),
   truncated: z.boolean(),
+  more: z.boolean().optional(),
   modes: z.array(z.number()),
   exit: ExitSchema.optional(),
 });
@@ -163,13 +166,44 @@ export function connectKeeper(
           resolve({
             welcome,
             spawn: (spec) => request(KEEPER_METHODS.spawn, spec, z.object({ pid: z.number() })),
-            attach: (id, from) => request(KEEPER_METHODS.attach, { id, from }, AttachSchema),
+            attach: async (id, from) => {
+              if (!welcome.capabilities.includes('pty.attach.pages.v1')) {
+                return request(KEEPER_METHODS.attach, { id, from }, AttachSchema);
+              }
+              // Why: page by page, so no answer passes the frame limit; the last page subscribes.
+              const pages: z.infer<typeof AttachSchema>[] = [];
+              let at = from;
+              for (;;) {
+                const page = await request(
+                  KEEPER_METHODS.attach,
+                  { id, from: at, maxChars: ATTACH_PAGE_CHARS },
+                  AttachSchema,
+                );
+                pages.push(page);
+                if (!page.more || page.to <= at) break;
+                at = page.to;
+              }
+              const first = pages[0] as z.infer<typeof AttachSchema>;
+              const last = pages[pages.length - 1] as z.infer<typeof AttachSchema>;
+              const { more: _more, ...rest } = last;
+              return { ...rest, from: first.from, truncated: first.truncated, data: pages.map((p) => p.data).join('') };
+            },
             forget: async (id) =>
               (await request(KEEPER_METHODS.forget, { id }, z.object({ forgotten: z.boolean() }))).forgotten,
             stopKeeper: async () => {
               await request(KEEPER_METHODS.stop, {}, z.object({ stopping: z.boolean() }));
             },
-            write: (id, data) => channel.notify(KEEPER_METHODS.write, { id, data }),
+            write: (id, data) => {
+              // Why: a long paste would pass the frame limit in one; a cut never splits a surrogate pair.
+              let at = 0;
+              while (at < data.length) {
+                let end = Math.min(data.length, at + WRITE_CHUNK_CHARS);
+                const last = data.charCodeAt(end - 1);
+                if (end < data.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+                channel.notify(KEEPER_METHODS.write, { id, data: data.slice(at, end) });
+                at = end;
+              }
+            },
             resize: (id, cols, rows) => channel.notify(KEEPER_METHODS.resize, { id, cols, rows }),
             kill: (id, signal) => channel.notify(KEEPER_METHODS.kill, { id, ...(signal ? { signal } : {}) }),
             flow: (id, paused) => channel.notify(KEEPER_METHODS.flow, { id, paused }),

@@ -14,7 +14,7 @@ import {
   KEEPER_VERSION,
 } from './constants.ts';
 import { KeeperError, KeeperRefusal } from './errors.ts';
-import { claimKeeperFile, pidAlive } from './keeper-claim.ts';
+import { claimKeeperFile, pidAlive, processStartTime } from './keeper-claim.ts';
 import { type KeptPane, spawnKeptPane } from './kept-pane.ts';
 import {
   AttachParams,
@@ -91,12 +91,14 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
       cause,
     });
   }
+  const procStart = processStartTime(process.pid);
   const release = claimKeeperFile(join(opts.stateDir, 'keeper.json'), {
     pid: process.pid,
     socket: opts.socket,
     protocol: KEEPER_PROTOCOL_VERSION,
     version: KEEPER_VERSION,
     startedAt: now(),
+    ...(procStart !== null ? { procStart } : {}),
   });
   const panes = new Map<string, KeptPane>();
   /** Panes whose output goes to the host (it attached them on this link). */
@@ -199,7 +201,9 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
           `this keeper (orca-keeper ${KEEPER_VERSION}, pid ${process.pid}) speaks keeper protocol ${KEEPER_PROTOCOL_VERSION}, the host ${p.protocol}`,
         );
       }
-      if (host && host.channel !== channel && !host.channel.disposed && pidAlive(host.pid)) {
+      // Why: the attached host itself, saying hello on a new link (its old one dropped in a stall),
+      // takes over at once instead of waiting for the keeper to notice the old link is dead.
+      if (host && host.channel !== channel && !host.channel.disposed && host.pid !== p.host.pid && pidAlive(host.pid)) {
         throw new KeeperRefusal('keeper_busy', `another host (pid ${host.pid}) is attached to this keeper`);
       }
       host?.channel.dispose();
@@ -237,8 +241,9 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
       const p = parse(AttachParams, params);
       const pane = paneOf(p.id);
       // Why: synchronous from the slice to the subscription, so no output falls between them.
-      const slice = pane.ring.since(p.from);
-      attached.add(p.id);
+      const slice = pane.ring.since(p.from, p.maxChars);
+      // Why: a page short of the end is not yet a subscription; the host asks for the rest first.
+      if (!slice.more) attached.add(p.id);
       return { ...slice, modes: pane.modes.active(), ...(pane.exit ? { exit: pane.exit } : {}) };
     });
     channel.onRequest(KEEPER_METHODS.forget, (params) => {

@@ -41,4 +41,33 @@ describe('OutputRing', () => {
       ),
     );
   });
+
+  it('paged with maxChars, the pages join to the whole slice and never split a surrogate pair (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 40, unit: 'binary' }), { maxLength: 40 }),
+        fc.integer({ min: 2, max: 50 }),
+        fc.integer({ min: 0, max: 400 }),
+        (chunks, page, from) => {
+          const ring = new OutputRing(300);
+          for (const c of chunks) ring.append(c);
+          const whole = ring.since(from);
+          let at = from;
+          let joined = '';
+          for (;;) {
+            const p = ring.since(at, page);
+            if (p.data.length > 0) {
+              const last = p.data.charCodeAt(p.data.length - 1);
+              if (p.more) expect(last >= 0xd800 && last <= 0xdbff).toBe(false);
+            }
+            joined += p.data;
+            if (!p.more) break;
+            expect(p.to).toBeGreaterThan(at);
+            at = p.to;
+          }
+          expect(joined).toBe(whole.data);
+        },
+      ),
+    );
+  });
 });

@@ -9,6 +9,8 @@ export interface RingSlice {
   readonly data: string;
   /** Output between what was asked for and `from` was dropped (the ring was full). */
   readonly truncated: boolean;
+  /** Kept output follows `to` that `maxChars` left out. */
+  readonly more?: boolean;
 }
 
 /**
@@ -51,13 +53,21 @@ export class OutputRing {
     return this.end;
   }
 
-  /** The kept output from `position` on (0: all that is kept). */
-  since(position = 0): RingSlice {
+  /** The kept output from `position` on (0: all that is kept), at most `maxChars` of it. */
+  since(position = 0, maxChars = Number.POSITIVE_INFINITY): RingSlice {
     const wanted = Math.max(0, Math.min(position, this.end));
     if (wanted >= this.end) return { from: this.end, to: this.end, data: '', truncated: false };
     const truncated = wanted < this.start;
     const from = Math.max(wanted, this.start);
-    const data = this.chunks.join('').slice(from - this.start);
-    return { from, to: this.end, data, truncated };
+    let data = this.chunks.join('').slice(from - this.start);
+    if (data.length <= maxChars) return { from, to: this.end, data, truncated };
+    // Why: a page never ends between the two halves of a surrogate pair.
+    const cut = isHighSurrogate(data.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+    data = data.slice(0, cut);
+    return { from, to: from + data.length, data, truncated, more: true };
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

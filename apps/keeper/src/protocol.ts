@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTACH_PAGE_MIN_CHARS, RING_MAX_CHARS } from './constants.ts';
 
 /** Methods a host calls on the keeper (requests answer; notifications do not). */
 export const KEEPER_METHODS = {
@@ -6,7 +7,10 @@ export const KEEPER_METHODS = {
   hello: 'keeper.hello',
   /** Request: `{id, file, args, cwd, env, cols, rows}` → `{pid}`. */
   spawn: 'pty.spawn',
-  /** Request: `{id, from}` → {@link AttachResult}; the pane's output then streams as `pty.data`. */
+  /**
+   * Request: `{id, from, maxChars?}` → {@link AttachResult}; once a page reaches the end (`more`
+   * unset) the pane's output streams as `pty.data`.
+   */
   attach: 'pty.attach',
   /** Request: `{id}` → `{forgotten}`: an exited pane the host has recorded. */
   forget: 'pty.forget',
@@ -52,7 +56,12 @@ export const SpawnParams = z.object({
   cols: size,
   rows: size,
 });
-export const AttachParams = z.object({ id, from: z.number().int().nonnegative() });
+export const AttachParams = z.object({
+  id,
+  from: z.number().int().nonnegative(),
+  /** At most this much output per answer (`pty.attach.pages.v1`); `more` then says to ask from `to` again. */
+  maxChars: z.number().int().min(ATTACH_PAGE_MIN_CHARS).max(RING_MAX_CHARS).optional(),
+});
 export const IdParams = z.object({ id });
 export const WriteParams = z.object({ id, data: z.string() });
 export const ResizeParams = z.object({ id, cols: size, rows: size });
@@ -80,6 +89,8 @@ export interface AttachResult {
   readonly to: number;
   readonly data: string;
   readonly truncated: boolean;
+  /** Output follows `to` that this page left out (asked with `maxChars`): attach again from `to`. */
+  readonly more?: boolean;
   /** DEC private modes on now (set them before `data` when rebuilding a screen). */
   readonly modes: readonly number[];
   readonly exit?: import('./kept-pane.ts').KeptExit;

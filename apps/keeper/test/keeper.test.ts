@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,9 @@ import {
   connectKeeper,
   type Keeper,
   type KeeperClient,
+  keeperAlive,
   keeperCommand,
+  processStartTime,
   readKeeperInfo,
   startKeeper,
 } from '../src/index.ts';
@@ -114,7 +116,8 @@ describe('the keeper holds PTYs for one host at a time', () => {
   it('refuses a second live host (keeper_busy) and a host of another protocol (protocol_mismatch)', async () => {
     const { keeper } = await newKeeper();
     await host(keeper.socket);
-    await expect(connectKeeper(keeper.socket, { pid: process.pid, version: 'b' })).rejects.toMatchObject({
+    // Another live process (this test's parent stands in for a second host).
+    await expect(connectKeeper(keeper.socket, { pid: process.ppid, version: 'b' })).rejects.toMatchObject({
       code: 'keeper_busy',
     });
     await expect(connectKeeper(join(keeper.socket, 'nope'), { pid: 1, version: 'x' })).rejects.toMatchObject({
@@ -136,6 +139,75 @@ describe('the keeper holds PTYs for one host at a time', () => {
     expect(answer).toMatchObject({
       nodeCode: 'protocol_mismatch',
       message: expect.stringMatching(/protocol 1, the host 99/),
+    });
+  });
+
+  it('the attached host saying hello on a new link (its old one dropped in a stall) takes over at once', async () => {
+    const { keeper } = await newKeeper();
+    const first = await host(keeper.socket);
+    await first.spawn({ id: 'p', ...sh('while read l; do echo "echo:$l"; done') });
+    const second = await host(keeper.socket);
+    await until('the old link ended', () => first.closed);
+    expect(second.welcome.panes.map((p) => p.id)).toEqual(['p']);
+    const live = collect(second, 'p');
+    await second.attach('p', 0);
+    second.write('p', 'again\r');
+    await until('the pane answers on the new link', () => live.text().includes('echo:again'));
+  });
+
+  it('a ring past the frame limit once JSON-encoded (2 Mi of escapes and box drawing) attaches whole, in pages, and the link stays', async () => {
+    const { keeper } = await newKeeper();
+    const client = await host(keeper.socket);
+    expect(client.welcome.capabilities).toContain('pty.attach.pages.v1');
+    const out = collect(client, 'p');
+    // Each line: 1000 control characters (6 bytes each in JSON) and 1000 box-drawing ones (3 in UTF-8).
+    const line = `${'\\001'.repeat(1000)}${'─'.repeat(1000)}`;
+    await client.spawn({
+      id: 'p',
+      ...sh(`i=0; while [ $i -lt 1000 ]; do printf '${line}\\n'; i=$((i+1)); done; echo END; sleep 60`),
+    });
+    await until('all the output', () => out.text().includes('END'), { timeoutMs: 60_000 });
+    const slice = await client.attach('p', 0);
+    expect(slice.data.length).toBeGreaterThan(2_000_000);
+    expect(Buffer.byteLength(JSON.stringify(slice.data))).toBeGreaterThan(8 * 1024 * 1024);
+    expect(slice.data).toBe(out.text().slice(slice.from));
+    expect(slice.to).toBe(out.to());
+    expect(client.closed).toBe(false);
+  }, 90_000);
+
+  it('a write past the frame limit (9 MiB) reaches the pane whole, and the link stays', async () => {
+    const { keeper } = await newKeeper();
+    const client = await host(keeper.socket);
+    const out = collect(client, 'p');
+    const size = 9 * 1024 * 1024;
+    await client.spawn({ id: 'p', ...sh(`stty raw -echo; head -c ${size} | wc -c; sleep 60`) });
+    await new Promise((r) => setTimeout(r, 300));
+    client.write('p', 'x'.repeat(size));
+    await until('the count', () => out.text().includes(String(size)), { timeoutMs: 60_000 });
+    expect(client.closed).toBe(false);
+  }, 90_000);
+
+  it('a keeper.json whose pid now belongs to another process (reused after a crash or reboot) is taken over, not obeyed', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'orca-keeper-stale-')), 'keeper');
+    mkdirSync(dir, { mode: 0o700 });
+    const stale = {
+      pid: process.ppid,
+      socket: join(dir, 'gone.sock'),
+      protocol: 1,
+      version: 'x',
+      startedAt: 1,
+      procStart: '1',
+    };
+    writeFileSync(join(dir, 'keeper.json'), JSON.stringify(stale), { mode: 0o600 });
+    expect(keeperAlive(stale)).toBe(false);
+    const keeper = await startKeeper({ stateDir: dir, socket: join(dir, 'keeper.sock'), idleExitMs: 0 });
+    keepers.push(keeper);
+    const info = readKeeperInfo(join(dir, 'keeper.json'));
+    expect(info).toMatchObject({ pid: process.pid, socket: keeper.socket, procStart: processStartTime(process.pid) });
+    expect(keeperAlive(info as NonNullable<typeof info>)).toBe(true);
+    // The same pid with its real start time is a live keeper: a second claim is refused.
+    await expect(startKeeper({ stateDir: dir, socket: join(dir, 'other.sock') })).rejects.toMatchObject({
+      code: 'ORCA_KEEPER_ALREADY_RUNNING',
     });
   });
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { connectKeeper, pidAlive, readKeeperInfo } from '@orca/keeper';
+import { connectKeeper, type KeeperInfo, keeperAlive, pidAlive, readKeeperInfo } from '@orca/keeper';
 import type { Command } from 'commander';
 import { APP_VERSION, EXIT_OK, STOP_WAIT_MS } from '../constants.ts';
 import { HostError } from '../errors.ts';
@@ -20,6 +20,25 @@ async function gone(pid: number, what: string): Promise<void> {
 }
 
 /**
+ * Asks the keeper to end its panes and exit; one that will not speak to this version (another
+ * protocol, another host attached, no answer) gets SIGTERM, which ends its panes and it the same way.
+ */
+async function stopKeeper(keeper: KeeperInfo): Promise<'asked' | 'signalled'> {
+  try {
+    const link = await connectKeeper(keeper.socket, { pid: process.pid, version: APP_VERSION });
+    try {
+      await link.stopKeeper();
+    } finally {
+      link.close();
+    }
+    return 'asked';
+  } catch {
+    process.kill(keeper.pid, 'SIGTERM');
+    return 'signalled';
+  }
+}
+
+/**
  * `orca stop [--all]`: stops the host of the data dir (its agents keep running in the PTY keeper,
  * for the next `orca start`); `--all` ends the keeper and every agent too (a running host first).
  */
@@ -32,20 +51,16 @@ export function addStopCommand(program: Command, { io, state, globals }: CliCont
       const paths = dataPaths(resolveDataDir({ flag: globals().dataDir }));
       const host = readRuntimeInfo(paths.runtimeJson);
       const keeper = readKeeperInfo(join(paths.keeperDir, 'keeper.json'));
-      const keeperAlive = keeper !== null && pidAlive(keeper.pid);
+      const keeperRuns = keeper !== null && keeperAlive(keeper);
       const done: { host?: number; keeper?: number } = {};
       if (host && host.keeper !== true && pidAlive(host.pid)) {
         await withClient(globals, (c) => c.call('host.shutdown', { panes: o.all ? 'end' : 'keep' }));
         await gone(host.pid, 'the host');
         done.host = host.pid;
       }
-      if (o.all && keeper && keeperAlive) {
+      if (o.all && keeper && keeperRuns) {
         // Why: a host asked to end its panes stops the keeper itself; without a host we ask it.
-        if (pidAlive(keeper.pid) && done.host === undefined) {
-          const link = await connectKeeper(keeper.socket, { pid: process.pid, version: APP_VERSION });
-          await link.stopKeeper();
-          link.close();
-        }
+        if (keeperAlive(keeper) && done.host === undefined) await stopKeeper(keeper);
         await gone(keeper.pid, 'the PTY keeper');
         done.keeper = keeper.pid;
       }
@@ -55,7 +70,7 @@ export function addStopCommand(program: Command, { io, state, globals }: CliCont
           `no host${o.all ? ' or PTY keeper' : ''} is running on ${paths.root}`,
         );
       }
-      const stillKept = !o.all && keeper && pidAlive(keeper.pid) ? keeper.pid : null;
+      const stillKept = !o.all && keeper && keeperAlive(keeper) ? keeper.pid : null;
       const human = [
         done.host !== undefined ? `stopped the host (pid ${done.host})` : 'no host was running',
         done.keeper !== undefined ? `ended the PTY keeper (pid ${done.keeper}) and its panes` : '',

@@ -6,13 +6,21 @@ import {
   KeeperCallError,
   type KeeperClient,
   type KeptPaneInfo,
+  keeperAlive,
   keeperCommand,
   modesReplay,
   pidAlive,
   readKeeperInfo,
 } from '@orca/keeper';
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
-import { APP_VERSION, DATA_DIR_MODE, DATA_FILE_MODE, KEEPER_START_TIMEOUT_MS } from '../constants.ts';
+import {
+  APP_VERSION,
+  DATA_DIR_MODE,
+  DATA_FILE_MODE,
+  KEEPER_RELINK_RETRY_MS,
+  KEEPER_RELINK_TIMEOUT_MS,
+  KEEPER_START_TIMEOUT_MS,
+} from '../constants.ts';
 import { HostError } from '../errors.ts';
 import type { PaneExit, PaneSpawner } from '../panes/pane-process.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
@@ -137,7 +145,7 @@ export async function openKeeperLink(
       },
     );
   };
-  if (existing && pidAlive(existing.pid)) {
+  if (existing && keeperAlive(existing)) {
     try {
       client = await connectAsHost(paths, existing.socket);
     } catch (error) {
@@ -173,18 +181,36 @@ export async function openKeeperLink(
   } else {
     o.log.info({ pid: client.welcome.pid, panes: client.welcome.panes.length }, 'attached to the running PTY keeper');
   }
-  const link = client;
+  const keeperPid = client.welcome.pid;
+  const socket = readKeeperInfo(infoPath)?.socket ?? paths.keeperSocket;
   let detached = false;
-  const { spawner, register } = keeperPanes(link, { log: o.log, detached: () => detached });
+  const relink = async (): Promise<KeeperClient | null> => {
+    const deadline = Date.now() + KEEPER_RELINK_TIMEOUT_MS;
+    while (!detached && Date.now() < deadline) {
+      if (!pidAlive(keeperPid)) return null;
+      try {
+        return await connectAsHost(paths, socket);
+      } catch (error) {
+        // Why: a refusal (another protocol now, another host) will not change by retrying.
+        if (error instanceof KeeperCallError && !error.code.startsWith('link_') && error.code !== 'keeper_busy') {
+          o.log.error({ err: error }, 'the PTY keeper refused this host on its way back');
+          return null;
+        }
+      }
+      await new Promise((r) => setTimeout(r, KEEPER_RELINK_RETRY_MS));
+    }
+    return null;
+  };
+  const panes = keeperPanes(client, { log: o.log, detached: () => detached, relink });
   return {
-    spawner,
-    held: link.welcome.panes,
+    spawner: panes.spawner,
+    held: client.welcome.panes,
     started,
-    keeperPid: link.welcome.pid,
+    keeperPid,
     async adopt(info) {
-      const proc = keeperProcess(link, info.id, info.pid);
-      register(info.id, proc);
-      const slice = await link.attach(info.id, 0);
+      const proc = keeperProcess(panes.sink, info.id, info.pid);
+      panes.register(info.id, proc);
+      const slice = await panes.current().attach(info.id, 0);
       return {
         process: proc,
         // Why: a whole ring replays its own mode switches; only a cut one needs them stated first.
@@ -197,17 +223,19 @@ export async function openKeeperLink(
       };
     },
     forget(id) {
+      const link = panes.current();
       if (!link.closed) void link.forget(id).catch(() => undefined);
     },
     kill(id) {
-      if (!link.closed) link.kill(id, 'SIGKILL');
+      panes.sink.kill(id, 'SIGKILL');
     },
     detach() {
       detached = true;
-      link.close();
+      panes.current().close();
     },
     async stopKeeper() {
       detached = true;
+      const link = panes.current();
       if (!link.closed) await link.stopKeeper().catch(() => undefined);
       link.close();
     },

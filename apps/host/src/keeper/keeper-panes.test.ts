@@ -9,6 +9,9 @@ function fakeLink() {
   const exits: ((id: string, exit: KeptExit) => void)[] = [];
   const closes: ((why: string) => void)[] = [];
   let answer: (pid: number) => void = () => undefined;
+  const sent: string[] = [];
+  let attachAnswer: (r: { from: number; to: number; data: string; exit?: KeptExit }) => void = () => undefined;
+  const attaches: { id: string; from: number }[] = [];
   const link = {
     welcome: { pid: 1, protocol: 1, version: 'test', panes: [], capabilities: [] },
     spawn: () =>
@@ -19,7 +22,14 @@ function fakeLink() {
     onExit: (l: (id: string, exit: KeptExit) => void) => void exits.push(l),
     onClose: (l: (why: string) => void) => void closes.push(l),
     closed: false,
-    write: () => undefined,
+    attach: (id: string, from: number) => {
+      attaches.push({ id, from });
+      return new Promise((resolve) => {
+        attachAnswer = (r) => resolve({ truncated: false, modes: [], ...r });
+      });
+    },
+    close: () => undefined,
+    write: (id: string, data: string) => void sent.push(`${id}:${data}`),
     resize: () => undefined,
     kill: () => undefined,
     flow: () => undefined,
@@ -36,6 +46,13 @@ function fakeLink() {
       for (const l of closes) l(why);
     },
     answer: (pid: number) => answer(pid),
+    sent,
+    attaches,
+    answerAttach: (r: { from: number; to: number; data: string; exit?: KeptExit }) => attachAnswer(r),
+    drop: (why: string) => {
+      (link as { closed: boolean }).closed = true;
+      for (const l of closes) l(why);
+    },
   };
 }
 
@@ -76,6 +93,7 @@ describe('keeperPanes', () => {
       proc.onExit((exit) => causes.push(exit.cause));
       proc.ready?.(0);
       fake.close('socket closed');
+      await new Promise((r) => setImmediate(r));
       expect(causes).toEqual(detached ? [] : ['keeper-died']);
     }
   });
@@ -92,5 +110,61 @@ describe('keeperPanes', () => {
     proc.onData((chunk) => seen.push(chunk));
     proc.ready?.(0);
     expect(seen).toEqual([]);
+  });
+
+  it('a dropped link to a keeper that lives is attached again: each pane from its position, the slice before live output, input typed meanwhile after', async () => {
+    const old = fakeLink();
+    const next = fakeLink();
+    let relinked: (l: KeeperClient | null) => void = () => undefined;
+    const panes = keeperPanes(old.link, {
+      log: silentLogger(),
+      detached: () => false,
+      relink: () =>
+        new Promise((resolve) => {
+          relinked = resolve;
+        }),
+    });
+    const spawning = panes.spawner.spawn('pane-4', spec);
+    old.answer(11);
+    const proc = await spawning;
+    const seen: string[] = [];
+    const ended: (string | undefined)[] = [];
+    proc.onData((chunk) => seen.push(chunk));
+    proc.onExit((exit) => ended.push(exit.cause));
+    proc.ready?.(0);
+    old.output('pane-4', 'abc', 3);
+    old.drop('dead link (stall)');
+    // Typed while the link is being attached again: kept, not lost.
+    proc.write('typed-in-the-gap');
+    expect(old.sent).toEqual([]);
+    relinked(next.link);
+    await new Promise((r) => setImmediate(r));
+    expect(next.attaches).toEqual([{ id: 'pane-4', from: 3 }]);
+    // Live output that came in the same read as the attach answer is held behind the slice.
+    next.output('pane-4', 'ghi', 9);
+    next.answerAttach({ from: 3, to: 6, data: 'def' });
+    await new Promise((r) => setImmediate(r));
+    expect(seen.join('')).toBe('abcdefghi');
+    expect(next.sent).toEqual(['pane-4:typed-in-the-gap']);
+    proc.write('after');
+    expect(next.sent).toEqual(['pane-4:typed-in-the-gap', 'pane-4:after']);
+    expect(ended).toEqual([]);
+    // The new link's events reach the pane.
+    next.exit('pane-4', 0);
+    expect(ended).toEqual([undefined]);
+  });
+
+  it('a dropped link whose keeper is gone (no new link) ends every pane with cause keeper-died', async () => {
+    const old = fakeLink();
+    const panes = keeperPanes(old.link, { log: silentLogger(), detached: () => false, relink: async () => null });
+    const spawning = panes.spawner.spawn('pane-5', spec);
+    old.answer(12);
+    const proc = await spawning;
+    const causes: (string | undefined)[] = [];
+    proc.onExit((exit) => causes.push(exit.cause));
+    proc.ready?.(0);
+    old.drop('socket closed');
+    await new Promise((r) => setImmediate(r));
+    expect(causes).toEqual(['keeper-died']);
   });
 });

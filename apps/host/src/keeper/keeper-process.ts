@@ -1,4 +1,8 @@
 import type { KeeperClient } from '@orca/keeper';
+
+/** Where a keeper pane's input and controls go: the current link, or a queue while it is reattached. */
+export type KeeperSink = Pick<KeeperClient, 'write' | 'resize' | 'kill' | 'flow' | 'closed'>;
+
 import type { PaneExit, PaneProcess } from '../panes/pane-process.ts';
 
 /** A pane process held by the keeper, as the host drives it; {@link ready} lets its output flow. */
@@ -12,6 +16,8 @@ export interface KeeperProcess extends PaneProcess {
   exit(exit: PaneExit): void;
   /** Output up to `position` is accounted for (the replay, or nothing for a new pane): flow starts. */
   ready(position: number): void;
+  /** The output position the pane has had up to (null before {@link ready}). */
+  position(): number | null;
 }
 
 /**
@@ -19,7 +25,7 @@ export interface KeeperProcess extends PaneProcess {
  * control go over the keeper link as notifications, in order; output and the exit come back
  * through {@link KeeperProcess.data} and {@link KeeperProcess.exit}.
  */
-export function keeperProcess(client: KeeperClient, id: string, pid: number): KeeperProcess {
+export function keeperProcess(client: KeeperSink, id: string, pid: number): KeeperProcess {
   const dataListeners: ((chunk: string) => void)[] = [];
   const exitListeners: ((exit: PaneExit) => void)[] = [];
   let exited: PaneExit | null = null;
@@ -71,6 +77,7 @@ export function keeperProcess(client: KeeperClient, id: string, pid: number): Ke
       if (position === null) heldExit = exit;
       else finish(exit);
     },
+    position: () => position,
     ready(at) {
       if (position !== null) return;
       position = at;
