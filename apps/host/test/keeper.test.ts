@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { KEEPER_DEAD_AFTER_MS } from '@orca/keeper';
+import { KEEPER_DEAD_AFTER_MS, KEPT_EXITS_FILE } from '@orca/keeper';
 import { endKeeper, until } from '@orca/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../src/host/host.ts';
@@ -190,6 +190,37 @@ describe('resume after the keeper is gone too (a reboot, orca stop --all)', () =
       { handle: agent.handle, reason: `already resumed as ${next}` },
     ]);
   }, 90_000);
+});
+
+describe('exits a keeper left when it exited idle', () => {
+  it('a pane that ended by itself while no host ran is recorded with its exit, not as lost with the keeper (not resumable)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-kept-exits-'));
+    const dataDir = join(root, 'data');
+    let host = await keeperHost(dataDir);
+    const view = await host.createPane({ argv: ['/bin/sh', '-c', 'sleep 600'], cwd: root });
+    const keeperPid = host.keeperPid() as number;
+    await host.stop();
+    hosts.splice(hosts.indexOf(host), 1);
+    // What an idle keeper leaves: the exit it held (here the keeper is then ended for the test).
+    process.kill(keeperPid, 'SIGKILL');
+    await until('the keeper gone', () => {
+      try {
+        process.kill(keeperPid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    writeFileSync(
+      join(dataDir, 'keeper', KEPT_EXITS_FILE),
+      JSON.stringify({ [view.handle]: { code: 3, signal: null, at: 1_700_000_000_000 } }),
+      { mode: 0o600 },
+    );
+    host = await keeperHost(dataDir);
+    expect(host.showPane(view.handle).exited).toEqual({ code: 3, signal: null, cause: 'exit' });
+    expect(listResumable(host.store)).toEqual([]);
+    expect(existsSync(join(dataDir, 'keeper', KEPT_EXITS_FILE))).toBe(false);
+  }, 60_000);
 });
 
 describe('orca stop --all and a keeper this version cannot speak to', () => {

@@ -34,6 +34,11 @@ export const ATTACH_PAGE_MIN_CHARS = 1024;
 /** Text per `pty.write` notification (UTF-16 units): a long paste goes as several, in order. */
 export const WRITE_CHUNK_CHARS = 256 * 1024;
 
+/** Output kept for an ended pane (UTF-16 units): enough for its last screen. */
+export const EXITED_RING_MAX_CHARS = 64 * 1024;
+/** Connections the keeper serves at once (a host link, a replacing one, a few probes). */
+export const KEEPER_MAX_CONNECTIONS = 16;
+
 /** A keeper with no live pane and no host exits after this long (ms). */
 export const KEEPER_IDLE_EXIT_MS = 30_000;
 

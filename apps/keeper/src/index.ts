@@ -9,10 +9,12 @@
 export {
   ATTACH_PAGE_CHARS,
   EXITED_KEPT_MAX,
+  EXITED_RING_MAX_CHARS,
   KEEPER_CAPABILITIES,
   KEEPER_DEAD_AFTER_MS,
   KEEPER_IDLE_EXIT_MS,
   KEEPER_KEEPALIVE_MS,
+  KEEPER_MAX_CONNECTIONS,
   KEEPER_MAX_PAYLOAD_BYTES,
   KEEPER_PROTOCOL_VERSION,
   KEEPER_REQUEST_TIMEOUT_MS,
@@ -32,6 +34,7 @@ export { type KeeperInfo, keeperAlive, pidAlive, processStartTime, readKeeperInf
 export { connectKeeper, KeeperCallError, type KeeperClient } from './keeper-client.ts';
 export { keeperCommand } from './keeper-command.ts';
 export { type Keeper, type KeeperOptions, startKeeper } from './keeper-server.ts';
+export { KEPT_EXITS_FILE, readKeptExits, removeKeptExits } from './kept-exits.ts';
 export type { KeptExit, KeptPaneInfo, KeptPaneSpec } from './kept-pane.ts';
 export { OutputRing, type RingSlice } from './output-ring.ts';
 export { type AttachResult, KEEPER_EVENTS, KEEPER_METHODS, type KeeperWelcome } from './protocol.ts';

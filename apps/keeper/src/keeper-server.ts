@@ -4,18 +4,21 @@ import { join } from 'node:path';
 import { createRelayChannel, type RelayChannel } from '@orca/wire/relay-frames';
 import {
   EXITED_KEPT_MAX,
+  EXITED_RING_MAX_CHARS,
   KEEPER_CAPABILITIES,
   KEEPER_DEAD_AFTER_MS,
   KEEPER_DIR_MODE,
   KEEPER_IDLE_EXIT_MS,
   KEEPER_KEEPALIVE_MS,
+  KEEPER_MAX_CONNECTIONS,
   KEEPER_MAX_PAYLOAD_BYTES,
   KEEPER_PROTOCOL_VERSION,
   KEEPER_VERSION,
 } from './constants.ts';
 import { KeeperError, KeeperRefusal } from './errors.ts';
 import { claimKeeperFile, pidAlive, processStartTime } from './keeper-claim.ts';
-import { type KeptPane, spawnKeptPane } from './kept-pane.ts';
+import { KEPT_EXITS_FILE, writeKeptExits } from './kept-exits.ts';
+import { type KeptExit, type KeptPane, spawnKeptPane } from './kept-pane.ts';
 import {
   AttachParams,
   type AttachResult,
@@ -121,6 +124,8 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
   };
   const onExit = (pane: KeptPane): void => {
     log(`pane ${pane.id} exited ${JSON.stringify(pane.exit)}`);
+    // Why: an ended pane is never taken over again; its last screen is all a host may still want.
+    pane.ring.shrink(EXITED_RING_MAX_CHARS);
     toHost(KEEPER_EVENTS.exit, { id: pane.id, ...pane.exit });
     // Why: with no pane left to protect, a vacancy claim would only keep a host from starting.
     if (host === null && live() === 0) {
@@ -163,6 +168,12 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
 
   const sockets = new Set<Socket>();
   const serve = (socket: Socket): void => {
+    // Why: one host at a time needs one link (two while a new one replaces a dead one); a client
+    // that opens many must not cost the keeper memory or descriptors its panes need.
+    if (sockets.size >= KEEPER_MAX_CONNECTIONS) {
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     const channel = createRelayChannel({
@@ -313,6 +324,8 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
     process.umask(umask);
   }
   chmodSync(opts.socket, 0o600);
+  // Why: an error on the listening socket after it listens (EMFILE on accept) must not end the keeper.
+  server.on('error', (error) => log(`listening socket error: ${error.message}`));
   log(`keeper ${process.pid} listening on ${opts.socket}`);
 
   const idleExitMs = opts.idleExitMs ?? KEEPER_IDLE_EXIT_MS;
@@ -338,6 +351,15 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
       if (idleTimer) clearInterval(idleTimer);
       stopHolding();
       claim.drop();
+      if (o.why === 'idle') {
+        const uncollected = new Map<string, KeptExit>();
+        for (const p of panes.values()) if (p.exit) uncollected.set(p.id, p.exit);
+        try {
+          writeKeptExits(join(opts.stateDir, KEPT_EXITS_FILE), uncollected);
+        } catch (error) {
+          log(`could not record ${uncollected.size} uncollected exits: ${(error as Error).message}`);
+        }
+      }
       if (o.killPanes) {
         const running = [...panes.values()].filter((p) => p.exit === null);
         for (const p of running) p.kill('SIGHUP');

@@ -70,4 +70,14 @@ describe('OutputRing', () => {
       ),
     );
   });
+
+  it('shrunk, it keeps the newest output and positions go on counting', () => {
+    const ring = new OutputRing(100);
+    ring.append('0123456789');
+    ring.append('abcdef');
+    ring.shrink(4);
+    expect(ring.since(0)).toEqual({ from: 12, to: 16, data: 'cdef', truncated: true });
+    expect(ring.append('g')).toBe(17);
+    expect(ring.since(16)).toEqual({ from: 16, to: 17, data: 'g', truncated: false });
+  });
 });

@@ -48,6 +48,16 @@ export class OutputRing {
     return this.end;
   }
 
+  /** Drops the oldest kept output until at most `maxChars` remain (positions keep counting). */
+  shrink(maxChars: number): void {
+    if (this.kept <= maxChars) return;
+    const tail = this.chunks.join('').slice(this.kept - maxChars);
+    this.start += this.kept - tail.length;
+    this.chunks.length = 0;
+    this.chunks.push(tail);
+    this.kept = tail.length;
+  }
+
   /** The pane's output so far (UTF-16 units). */
   get position(): number {
     return this.end;

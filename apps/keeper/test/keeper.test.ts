@@ -8,12 +8,15 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   connectKeeper,
+  KEEPER_MAX_CONNECTIONS,
+  KEPT_EXITS_FILE,
   type Keeper,
   type KeeperClient,
   keeperAlive,
   keeperCommand,
   processStartTime,
   readKeeperInfo,
+  readKeptExits,
   startKeeper,
 } from '../src/index.ts';
 
@@ -101,12 +104,13 @@ describe('the keeper holds PTYs for one host at a time', () => {
     const second = await host(keeper.socket);
     expect(second.welcome.panes).toEqual([expect.objectContaining({ id: 'p', pid })]);
     expect(second.welcome.panes[0]?.position).toBeGreaterThan(upTo);
+    // Why: listening before the attach; live output may come in the same read as its answer.
+    const live = collect(second, 'p');
     const rest = await second.attach('p', upTo);
     expect(rest.from).toBe(upTo);
     expect(rest.truncated).toBe(false);
     expect(rest.modes).toEqual([2004]);
     expect(seen.text() + rest.data).toContain('tick 20');
-    const live = collect(second, 'p');
     await until('live output after the attach', () => live.text().includes('tick 29'));
     // Nothing was lost or doubled between the attach slice and the live stream.
     const whole = (await second.attach('p', 0)).data;
@@ -209,6 +213,48 @@ describe('the keeper holds PTYs for one host at a time', () => {
     await expect(startKeeper({ stateDir: dir, socket: join(dir, 'other.sock') })).rejects.toMatchObject({
       code: 'ORCA_KEEPER_ALREADY_RUNNING',
     });
+  });
+
+  it('a keeper that leaves idle records the exits no host collected (0600), for the next host', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'orca-keeper-idle-')), 'keeper');
+    let closed = '';
+    const keeper = await startKeeper({
+      stateDir: dir,
+      socket: join(dir, 'keeper.sock'),
+      idleExitMs: 300,
+      onClosed: (why) => {
+        closed = why;
+      },
+    });
+    keepers.push(keeper);
+    const client = await host(keeper.socket);
+    await client.spawn({ id: 'ends-alone', ...sh('sleep 0.3; exit 7') });
+    client.close();
+    await until('the idle exit', () => closed === 'idle', { timeoutMs: 15_000 });
+    const file = join(dir, KEPT_EXITS_FILE);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readKeptExits(file).get('ends-alone')).toMatchObject({ code: 7, signal: null });
+  });
+
+  it('serves at most KEEPER_MAX_CONNECTIONS sockets at once; the rest are closed and the host is still served', async () => {
+    const { keeper } = await newKeeper();
+    const idle = await Promise.all(
+      Array.from({ length: KEEPER_MAX_CONNECTIONS + 4 }, () => {
+        const s = connect(keeper.socket);
+        const ended = new Promise<boolean>((resolve) => s.on('close', () => resolve(true)));
+        return new Promise<{ s: typeof s; ended: Promise<boolean> }>((resolve) =>
+          s.on('connect', () => resolve({ s, ended })),
+        );
+      }),
+    );
+    const closedOnes = await Promise.all(
+      idle.map(({ ended }) => Promise.race([ended, new Promise<boolean>((r) => setTimeout(() => r(false), 1_000))])),
+    );
+    expect(closedOnes.filter(Boolean).length).toBe(4);
+    for (const { s } of idle) s.destroy();
+    await new Promise((r) => setTimeout(r, 200));
+    const client = await host(keeper.socket);
+    expect(client.welcome.pid).toBe(process.pid);
   });
 
   it('keeper.stop kills every pane and ends the keeper', async () => {

@@ -32,7 +32,11 @@ export function settleWithKeeper(store: Store, link: KeeperLink, now: () => numb
     known.add(record.handle);
     if (record.exitedAt !== null) continue;
     const info = held.get(record.handle);
-    if (!info) {
+    const endedAlone = info ? undefined : link.exitedWhileAway.get(record.handle);
+    if (endedAlone) {
+      store.markPaneExited(record.handle, { ...endedAlone, cause: 'exit' });
+      exitedMeanwhile += 1;
+    } else if (!info) {
       store.markPaneExited(record.handle, { at: now(), code: null, signal: null, cause: 'keeper-gone' });
       gone += 1;
     } else if (info.exit) {

@@ -3,14 +3,18 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   connectKeeper,
+  KEPT_EXITS_FILE,
   KeeperCallError,
   type KeeperClient,
+  type KeptExit,
   type KeptPaneInfo,
   keeperAlive,
   keeperCommand,
   modesReplay,
   pidAlive,
   readKeeperInfo,
+  readKeptExits,
+  removeKeptExits,
 } from '@orca/keeper';
 import { RUNTIME_PROTOCOL_VERSION } from '@orca/wire/compat';
 import {
@@ -48,6 +52,8 @@ export interface KeeperLink {
   readonly spawner: PaneSpawner;
   /** The panes the keeper held when this host attached. */
   readonly held: readonly KeptPaneInfo[];
+  /** Panes that ended by themselves while no host was attached, left by a keeper that then exited idle. */
+  readonly exitedWhileAway: ReadonlyMap<string, KeptExit>;
   /** True when this host started the keeper (so it held nothing from before). */
   readonly started: boolean;
   readonly keeperPid: number;
@@ -202,9 +208,15 @@ export async function openKeeperLink(
     return null;
   };
   const panes = keeperPanes(client, { log: o.log, detached: () => detached, relink });
+  // Why: read once and removed; should this host die before recording them, those panes count as
+  // lost with their keeper (resumable), the fail-open side.
+  const exitsPath = join(paths.keeperDir, KEPT_EXITS_FILE);
+  const exitedWhileAway = readKeptExits(exitsPath);
+  removeKeptExits(exitsPath);
   return {
     spawner: panes.spawner,
     held: client.welcome.panes,
+    exitedWhileAway,
     started,
     keeperPid,
     async adopt(info) {
