@@ -174,7 +174,9 @@ describe('resume after the keeper is gone too (a reboot, orca stop --all)', () =
     // Its end is recorded by the stopping host (host-restart) when the keeper's exit event came in
     // before the store closed, else by this host finding the keeper gone; both are resumable.
     expect(['keeper-gone', 'host-restart']).toContain(host.showPane(agent.handle).exited?.cause);
-    const report = await resumePanes(host);
+    // Two callers at once (the board and the CLI): the agent starts once.
+    const [report, second] = await Promise.all([resumePanes(host), resumePanes(host)]);
+    expect(second).toEqual({ resumed: [], skipped: [{ handle: agent.handle, reason: 'it is being resumed now' }] });
     expect(report.skipped).toEqual([]);
     expect(report.resumed).toHaveLength(1);
     const next = report.resumed[0]?.to.handle as string;

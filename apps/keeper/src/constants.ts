@@ -45,6 +45,9 @@ export const KEEPER_IDLE_EXIT_MS = 30_000;
 /** Exited panes a keeper remembers for a host that was away when they ended (panes). */
 export const EXITED_KEPT_MAX = 1_000;
 
+/** How long a process waits for another to finish replacing a stale claim file (ms). */
+export const CLAIM_LOCK_WAIT_MS = 2_000;
+
 /** Mode of the keeper's state directory (`<data-dir>/keeper`). */
 export const KEEPER_DIR_MODE = 0o700;
 /** Mode of every file and of the socket the keeper creates. */

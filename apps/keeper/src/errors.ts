@@ -4,6 +4,7 @@ export const KEEPER_ERROR_CODES = [
   'ORCA_KEEPER_STATE_DIR',
   'ORCA_KEEPER_LISTEN',
   'ORCA_KEEPER_USAGE',
+  'ORCA_KEEPER_CLAIM_LOCKED',
 ] as const;
 /** One of {@link KEEPER_ERROR_CODES}. */
 export type KeeperErrorCode = (typeof KEEPER_ERROR_CODES)[number];

@@ -6,6 +6,8 @@
  * import { startKeeper } from '@orca/keeper';
  * const keeper = await startKeeper({ stateDir: '/d/keeper', socket: '/d/keeper/keeper.sock' });
  */
+
+export { withClaimLock } from './claim-lock.ts';
 export {
   ATTACH_PAGE_CHARS,
   EXITED_KEPT_MAX,

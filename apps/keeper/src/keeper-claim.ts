@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { withClaimLock } from './claim-lock.ts';
 import { KEEPER_FILE_MODE } from './constants.ts';
 import { KeeperError } from './errors.ts';
+import { keeperAlive } from './process-identity.ts';
+
+export { keeperAlive, pidAlive, processStartTime } from './process-identity.ts';
 
 /** Content of `keeper.json`: how a host finds the keeper of its data dir. No secrets. */
 export interface KeeperInfo {
@@ -38,44 +42,6 @@ export function readKeeperInfo(path: string): KeeperInfo | null {
   }
 }
 
-/** Fields of `/proc/<pid>/stat` after the command name (state first), or null where there is none. */
-function procStatFields(pid: number): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Why: the command name (in parentheses) may hold spaces and parentheses itself.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-}
-
-/** The kernel's start time of process `pid` (clock ticks since boot; Linux), or null where unknown. */
-export function processStartTime(pid: number): string | null {
-  return procStatFields(pid)?.[19] ?? null;
-}
-
-/** True when a process with this pid exists and has not ended (signal 0; EPERM counts as alive; a zombie does not). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // Why: a keeper that died but is not yet reaped by its parent still answers signal 0.
-  return procStatFields(pid)?.[0] !== 'Z';
-}
-
-/**
- * True when the keeper `info` names still runs: its pid is alive and, where the file recorded it,
- * the process there started when the keeper did (a pid reused after a reboot or crash is not it).
- */
-export function keeperAlive(info: Pick<KeeperInfo, 'pid' | 'procStart'>): boolean {
-  if (!pidAlive(info.pid)) return false;
-  if (info.procStart === undefined) return true;
-  const now = processStartTime(info.pid);
-  return now === null || now === info.procStart;
-}
-
 /**
  * One keeper per state dir: publishes `keeper.json` with `link(2)`; a file naming a live pid
  * refuses with `ORCA_KEEPER_ALREADY_RUNNING`, a stale one is taken over. Returns the release.
@@ -88,26 +54,31 @@ export function claimKeeperFile(path: string, info: KeeperInfo): () => void {
   } finally {
     closeSync(fd);
   }
-  try {
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      try {
-        linkSync(tmp, path);
-        const release = (): void => {
-          process.off('exit', release);
-          const current = readKeeperInfo(path);
-          if (current?.pid === info.pid && current.startedAt === info.startedAt) {
-            try {
-              unlinkSync(path);
-            } catch {
-              // gone already
-            }
-          }
-        };
-        process.on('exit', release);
-        return release;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  const link = (): (() => void) => {
+    linkSync(tmp, path);
+    const release = (): void => {
+      process.off('exit', release);
+      const current = readKeeperInfo(path);
+      if (current?.pid === info.pid && current.startedAt === info.startedAt) {
+        try {
+          unlinkSync(path);
+        } catch {
+          // gone already
+        }
       }
+    };
+    process.on('exit', release);
+    return release;
+  };
+  try {
+    try {
+      return link();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    // Why: judged stale and replaced under the claim lock, so two keepers starting at once cannot
+    // each remove the other's fresh claim.
+    return withClaimLock(path, () => {
       const existing = readKeeperInfo(path);
       if (existing && keeperAlive(existing)) {
         throw new KeeperError(
@@ -119,10 +90,15 @@ export function claimKeeperFile(path: string, info: KeeperInfo): () => void {
       try {
         unlinkSync(path);
       } catch {
-        // raced with another taker; retry
+        // gone already
       }
-    }
-    throw new KeeperError('ORCA_KEEPER_ALREADY_RUNNING', `could not claim ${path}: another keeper keeps racing for it`);
+      try {
+        return link();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        throw new KeeperError('ORCA_KEEPER_ALREADY_RUNNING', `another keeper claimed ${dirname(path)} first`);
+      }
+    });
   } finally {
     try {
       unlinkSync(tmp);

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { withClaimLock } from './claim-lock.ts';
 import { KEEPER_FILE_MODE } from './constants.ts';
-import { pidAlive } from './keeper-claim.ts';
+import { pidAlive } from './process-identity.ts';
 
 function pidIn(path: string): number | null {
   try {
@@ -40,23 +41,35 @@ export function createVacancyClaim(): VacancyClaim {
         } finally {
           closeSync(fd);
         }
-        for (let attempt = 0; attempt < 3; attempt += 1) {
-          try {
-            linkSync(tmp, path);
+        try {
+          linkSync(tmp, path);
+          held = path;
+          return true;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+        }
+        // Why: a stale claim is removed only under the claim lock (a host may be replacing it now);
+        // never waited for: this runs on the keeper's loop, and is tried again shortly.
+        return withClaimLock(
+          path,
+          () => {
+            const current = pidIn(path);
+            if (current !== null && current !== process.pid && pidAlive(current)) return false;
+            try {
+              unlinkSync(path);
+            } catch {
+              // gone already
+            }
+            try {
+              linkSync(tmp, path);
+            } catch {
+              return false;
+            }
             held = path;
             return true;
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-          }
-          const current = pidIn(path);
-          if (current !== null && current !== process.pid && pidAlive(current)) return false;
-          try {
-            unlinkSync(path);
-          } catch {
-            // raced; retry
-          }
-        }
-        return false;
+          },
+          { waitMs: 0 },
+        );
       } catch {
         return false;
       } finally {

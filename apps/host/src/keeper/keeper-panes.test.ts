@@ -1,4 +1,4 @@
-import type { KeeperClient, KeptExit } from '@orca/keeper';
+import { KeeperCallError, type KeeperClient, type KeptExit } from '@orca/keeper';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../runtime/logger.ts';
 import { keeperPanes } from './keeper-panes.ts';
@@ -9,14 +9,16 @@ function fakeLink() {
   const exits: ((id: string, exit: KeptExit) => void)[] = [];
   const closes: ((why: string) => void)[] = [];
   let answer: (pid: number) => void = () => undefined;
+  let fail: (error: Error) => void = () => undefined;
   const sent: string[] = [];
   let attachAnswer: (r: { from: number; to: number; data: string; exit?: KeptExit }) => void = () => undefined;
   const attaches: { id: string; from: number }[] = [];
   const link = {
     welcome: { pid: 1, protocol: 1, version: 'test', panes: [], capabilities: [] },
     spawn: () =>
-      new Promise<{ pid: number }>((resolve) => {
+      new Promise<{ pid: number }>((resolve, reject) => {
         answer = (pid) => resolve({ pid });
+        fail = reject;
       }),
     onData: (l: (id: string, chunk: string, to: number) => void) => void data.push(l),
     onExit: (l: (id: string, exit: KeptExit) => void) => void exits.push(l),
@@ -31,7 +33,7 @@ function fakeLink() {
     close: () => undefined,
     write: (id: string, data: string) => void sent.push(`${id}:${data}`),
     resize: () => undefined,
-    kill: () => undefined,
+    kill: (id: string, signal?: string) => void sent.push(`kill ${id} ${signal}`),
     flow: () => undefined,
   } as unknown as KeeperClient;
   return {
@@ -46,6 +48,7 @@ function fakeLink() {
       for (const l of closes) l(why);
     },
     answer: (pid: number) => answer(pid),
+    fail: (error: Error) => fail(error),
     sent,
     attaches,
     answerAttach: (r: { from: number; to: number; data: string; exit?: KeptExit }) => attachAnswer(r),
@@ -166,5 +169,17 @@ describe('keeperPanes', () => {
     old.drop('socket closed');
     await new Promise((r) => setImmediate(r));
     expect(causes).toEqual(['keeper-died']);
+  });
+
+  it('a spawn whose answer never came is killed by id (it may have started), one refused as existing is not', async () => {
+    const fake = fakeLink();
+    const { spawner } = keeperPanes(fake.link, { log: silentLogger(), detached: () => false });
+    const timedOut = spawner.spawn('pane-6', spec);
+    fake.fail(new KeeperCallError('link_timeout', 'no answer in 15000 ms'));
+    await expect(timedOut).rejects.toMatchObject({ code: 'ORCA_HOST_PANE_SPAWN' });
+    const existing = spawner.spawn('pane-7', spec);
+    fake.fail(new KeeperCallError('pane_exists', 'pane pane-7 exists'));
+    await expect(existing).rejects.toMatchObject({ code: 'ORCA_HOST_PANE_SPAWN' });
+    expect(fake.sent).toEqual(['kill pane-6 SIGKILL']);
   });
 });

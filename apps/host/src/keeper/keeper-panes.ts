@@ -1,4 +1,4 @@
-import type { KeeperClient, KeptExit } from '@orca/keeper';
+import { KeeperCallError, type KeeperClient, type KeptExit } from '@orca/keeper';
 import { KEEPER_RELINK_QUEUE_MAX_CHARS } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import type { PaneProcess, PaneSpawner } from '../panes/pane-process.ts';
@@ -175,6 +175,9 @@ export function keeperPanes(
         if (held?.exit) proc.exit({ code: held.exit.code, signal: held.exit.signal });
         return proc;
       } catch (error) {
+        // Why: a spawn whose answer never came (timeout, dropped link) may still have started the
+        // program; the kill follows the request on the same link, so it cannot run hidden.
+        if (!(error instanceof KeeperCallError && error.code === 'pane_exists')) sink.kill(id, 'SIGKILL');
         throw new HostError(
           'ORCA_HOST_PANE_SPAWN',
           `cannot start ${opts.file}: ${(error as Error).message}; check the command and --cwd`,

@@ -12,6 +12,9 @@ export interface ResumeReport {
   readonly skipped: readonly { handle: string; reason: string }[];
 }
 
+/** Handles being resumed now, per store (one host process): a second caller skips them. */
+const inFlight = new WeakMap<object, Set<string>>();
+
 /**
  * Starts each candidate (all, or those of `handles`) again: the same cwd, name, guest, env and
  * size, the agent's own resume command with its session id and the original launch flags. A
@@ -23,6 +26,8 @@ export async function resumePanes(
 ): Promise<ResumeReport> {
   const candidates = listResumable(host.store);
   const wanted = handles ?? candidates.map((c) => c.handle);
+  const resuming = inFlight.get(host.store) ?? new Set<string>();
+  inFlight.set(host.store, resuming);
   const resumed: { from: string; to: PaneView; argv: readonly string[] }[] = [];
   const skipped: { handle: string; reason: string }[] = [];
   for (const handle of wanted) {
@@ -45,16 +50,30 @@ export async function resumePanes(
       continue;
     }
     const record = host.store.getPane(handle) as PaneRecord;
-    const view = await host.createPane({
-      argv: [...c.plan.argv],
-      cwd: c.cwd,
-      ...(c.name ? { name: c.name } : {}),
-      ...(record.guest ? { guest: record.guest } : {}),
-      ...(record.launch ? { env: { ...record.launch.env } } : {}),
-      ...(record.launch?.cols ? { cols: record.launch.cols } : {}),
-      ...(record.launch?.rows ? { rows: record.launch.rows } : {}),
-    });
-    host.store.setPaneResumedAs(handle, view.handle);
+    // Why: two callers (the board and the CLI) listing at once must not start the agent twice.
+    if (resuming.has(handle) || record.resumedAs) {
+      skipped.push({
+        handle,
+        reason: record.resumedAs ? `already resumed as ${record.resumedAs}` : 'it is being resumed now',
+      });
+      continue;
+    }
+    resuming.add(handle);
+    let view: PaneView;
+    try {
+      view = await host.createPane({
+        argv: [...c.plan.argv],
+        cwd: c.cwd,
+        ...(c.name ? { name: c.name } : {}),
+        ...(record.guest ? { guest: record.guest } : {}),
+        ...(record.launch ? { env: { ...record.launch.env } } : {}),
+        ...(record.launch?.cols ? { cols: record.launch.cols } : {}),
+        ...(record.launch?.rows ? { rows: record.launch.rows } : {}),
+      });
+      host.store.setPaneResumedAs(handle, view.handle);
+    } finally {
+      resuming.delete(handle);
+    }
     resumed.push({ from: handle, to: view, argv: c.plan.argv });
   }
   return { resumed, skipped };

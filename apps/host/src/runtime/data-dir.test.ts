@@ -22,7 +22,7 @@ describe('ensureDataDir', () => {
     const root = join(mkdtempSync(join(tmpdir(), 'orca-dd-')), 'data');
     const paths = ensureDataDir(root);
     expect(paths).toEqual(dataPaths(root));
-    for (const dir of [paths.root, paths.agentHooksDir, paths.spoolDir, paths.logsDir]) {
+    for (const dir of [paths.root, paths.agentHooksDir, paths.spoolDir, paths.logsDir, paths.keeperDir]) {
       expect(statSync(dir).mode & 0o777).toBe(0o700);
     }
     expect(paths.endpointEnv).toBe(join(root, 'agent-hooks', 'endpoint.env'));
@@ -60,6 +60,10 @@ describe('socket path and ownership checks', () => {
     mkdirSync(root);
     symlinkSync(base, join(root, 'logs'));
     expect(() => ensureDataDir(root)).toThrow(/the directory .*logs is not a directory \(a symlink\)/);
+    const root2 = join(base, 'data2');
+    mkdirSync(root2);
+    symlinkSync(base, join(root2, 'keeper'));
+    expect(() => ensureDataDir(root2)).toThrow(/the directory .*keeper is not a directory \(a symlink\)/);
     symlinkSync(base, join(base, 'rt'));
     expect(() => ensureRuntimeDir(join(base, 'rt'))).toThrow(/the runtime directory .*rt is not a directory/);
     ensureRuntimeDir(join(base, 'rt2'));

@@ -92,11 +92,11 @@ export function ensureDataDir(
   const keeperPlan = planSocketPath(root, inDataDir.keeperSocket, opts.env ?? process.env, '.keeper.sock');
   const paths: DataPaths = { ...inDataDir, socket: plan.socket, keeperSocket: keeperPlan.socket };
   assertOwnDirectory(paths.root, 'the data directory', true);
-  for (const dir of [paths.agentHooksDir, paths.spoolDir, paths.logsDir]) {
+  for (const dir of [paths.agentHooksDir, paths.spoolDir, paths.logsDir, paths.keeperDir]) {
     assertOwnDirectory(dir, 'the directory', false);
   }
   try {
-    for (const dir of [paths.root, paths.agentHooksDir, paths.spoolDir, paths.logsDir]) {
+    for (const dir of [paths.root, paths.agentHooksDir, paths.spoolDir, paths.logsDir, paths.keeperDir]) {
       mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
       // Why: mkdir keeps the mode of a directory that already existed, possibly world-readable.
       if (process.platform !== 'win32') chmodSync(dir, DATA_DIR_MODE);

@@ -80,6 +80,42 @@ setTimeout(() => { throw new Error('boom'); }, 10);`;
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('of many starts that find the same stale file at once, exactly one claims it (the others are refused)', async () => {
+    const tsx = join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'cli.mjs');
+    const module = join(dirname(fileURLToPath(import.meta.url)), 'runtime-file.ts');
+    for (let round = 0; round < 3; round++) {
+      const dir = mkdtempSync(join(tmpdir(), 'orca-rt-race-'));
+      const path = join(dir, 'runtime.json');
+      writeFileSync(path, JSON.stringify(info(await deadPid())));
+      const startAt = Date.now() + 4_000;
+      const script = `import { acquireRuntimeFile } from ${JSON.stringify(module)};
+while (Date.now() < ${startAt}) {}
+try {
+  acquireRuntimeFile(${JSON.stringify(path)}, { pid: process.pid, socket: '/x', protocolVersion: 3, appVersion: '0', startedAt: 1 });
+  console.log('claimed');
+} catch (error) { console.log(error.code ?? String(error)); }
+setTimeout(() => {}, 1_500);`;
+      const outcomes = await Promise.all(
+        Array.from(
+          { length: 6 },
+          () =>
+            new Promise<string>((resolve) => {
+              const child = spawn(process.execPath, [tsx, '--conditions=orca-source', '--eval', script], {
+                stdio: ['ignore', 'pipe', 'inherit'],
+              });
+              let out = '';
+              child.stdout.on('data', (d: Buffer) => {
+                out += d.toString();
+              });
+              child.on('exit', () => resolve(out.trim()));
+            }),
+        ),
+      );
+      expect(outcomes.filter((o) => o === 'claimed'), outcomes.join(', ')).toHaveLength(1);
+      expect(outcomes.filter((o) => o !== 'claimed').every((o) => o === 'ORCA_HOST_ALREADY_RUNNING')).toBe(true);
+    }
+  }, 90_000);
+
   it('release() removes the file only while it is still ours', () => {
     const dir = mkdtempSync(join(tmpdir(), 'orca-rt-'));
     const path = join(dir, 'runtime.json');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, ftruncateSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { withClaimLock } from '@orca/keeper';
 import { z } from 'zod';
 import { DATA_FILE_MODE } from '../constants.ts';
 import { HostError } from '../errors.ts';
@@ -79,14 +80,16 @@ export function acquireRuntimeFile(
   let linked = false;
   try {
     writeSync(fd, `${JSON.stringify(info)}\n`);
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      try {
-        linkSync(tmp, path);
-        linked = true;
-        return claimOf(path, info, fd);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
+    try {
+      linkSync(tmp, path);
+      linked = true;
+      return claimOf(path, info, fd);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    // Why: judged and replaced under the claim lock: two starts that both found the file stale
+    // must not each remove the other's fresh claim and both run.
+    return withClaimLock(path, () => {
       const existing = readRuntimeInfo(path);
       // Why: the data dir's own PTY keeper holds the claim while no host runs; this host replaces it.
       if (existing && isPidAlive(existing.pid) && !opts.takeOver?.(existing)) {
@@ -102,10 +105,17 @@ export function acquireRuntimeFile(
       try {
         unlinkSync(path);
       } catch {
-        // raced with another taker; retry the link
+        // gone already
       }
-    }
-    throw new HostError('ORCA_HOST_ALREADY_RUNNING', `could not claim ${path}: another host keeps racing for it`);
+      try {
+        linkSync(tmp, path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        throw new HostError('ORCA_HOST_ALREADY_RUNNING', `another host claimed ${dirname(path)} first`);
+      }
+      linked = true;
+      return claimOf(path, info, fd);
+    });
   } finally {
     if (!linked) closeSync(fd);
     try {

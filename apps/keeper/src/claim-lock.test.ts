@@ -1,0 +1,34 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withClaimLock } from './claim-lock.ts';
+
+describe('withClaimLock', () => {
+  it('holds <path>.lock (0600) while the function runs and removes it after, also when it throws', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'orca-lock-')), 'runtime.json');
+    const seen = withClaimLock(path, () => statSync(`${path}.lock`).mode & 0o777);
+    expect(seen).toBe(0o600);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    expect(() =>
+      withClaimLock(path, () => {
+        throw new Error('inside');
+      }),
+    ).toThrow('inside');
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('removes a lock whose holder died; waits for a live holder, then refuses with ORCA_KEEPER_CLAIM_LOCKED', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'orca-lock-')), 'runtime.json');
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: Number(dead.stdout) }));
+    expect(withClaimLock(path, () => 'ran')).toBe('ran');
+    // This test's parent process stands in for a live holder.
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.ppid }));
+    expect(() => withClaimLock(path, () => 'ran', { waitMs: 50 })).toThrow(
+      expect.objectContaining({ code: 'ORCA_KEEPER_CLAIM_LOCKED' }),
+    );
+    expect(existsSync(`${path}.lock`)).toBe(true);
+  });
+});
