@@ -111,7 +111,10 @@ setTimeout(() => {}, 1_500);`;
             }),
         ),
       );
-      expect(outcomes.filter((o) => o === 'claimed'), outcomes.join(', ')).toHaveLength(1);
+      expect(
+        outcomes.filter((o) => o === 'claimed'),
+        outcomes.join(', '),
+      ).toHaveLength(1);
       expect(outcomes.filter((o) => o !== 'claimed').every((o) => o === 'ORCA_HOST_ALREADY_RUNNING')).toBe(true);
     }
   }, 90_000);
