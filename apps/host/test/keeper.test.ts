@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { KEEPER_DEAD_AFTER_MS, KEPT_EXITS_FILE } from '@orca/keeper';
@@ -54,7 +54,11 @@ describe('agents outlive the host (createHost({ keeper: true }))', () => {
     // Why: a turn long enough to still run after a stop and a start on a loaded machine (the screen is compared).
     const agent = await startClaude(host, root, 12_000);
     await host.dispatchInject(agent.handle, 'a long task');
-    await until('working', () => host.showPane(agent.handle).status === 'working');
+    // Why: the hook says working before the agent draws it; the screen compared is the drawn one.
+    await until('working, on screen too', () => {
+      const v = host.showPane(agent.handle);
+      return v.status === 'working' && (v.tail ?? '').includes('Thinking about it');
+    });
     const before = host.showPane(agent.handle);
     expect(before).toMatchObject({ kept: true, pid: expect.any(Number) });
     await host.stop();
@@ -222,6 +226,29 @@ describe('exits a keeper left when it exited idle', () => {
     expect(host.showPane(view.handle).exited).toEqual({ code: 3, signal: null, cause: 'exit' });
     expect(listResumable(host.store)).toEqual([]);
     expect(existsSync(join(dataDir, 'keeper', KEPT_EXITS_FILE))).toBe(false);
+  }, 60_000);
+});
+
+describe('a host without a keeper on a data dir whose keeper runs agents', () => {
+  it('is refused (ORCA_HOST_KEEPER) instead of writing the running agents off; a keeper host then takes them over', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'orca-no-keeper-'));
+    const dataDir = join(root, 'data');
+    let host = await keeperHost(dataDir);
+    const view = await host.createPane({ argv: ['/bin/sh', '-c', 'sleep 600'], cwd: root });
+    await host.stop();
+    hosts.splice(hosts.indexOf(host), 1);
+    // The keeper's hold on runtime.json is gone (here removed), so only the keeper itself tells.
+    await until('the keeper holding runtime.json', () => existsSync(join(dataDir, 'runtime.json')));
+    rmSync(join(dataDir, 'runtime.json'));
+    await expect(
+      createHost({ dataDir, logger: silentLogger(), keeper: false, home: join(root, 'uhome') }),
+    ).rejects.toMatchObject({
+      code: 'ORCA_HOST_KEEPER',
+      message: expect.stringMatching(/--no-keeper would write its agents off/),
+    });
+    host = await keeperHost(dataDir);
+    expect(host.showPane(view.handle)).toMatchObject({ kept: true });
+    expect(host.showPane(view.handle).exited).toBeUndefined();
   }, 60_000);
 });
 

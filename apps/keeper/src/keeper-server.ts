@@ -143,15 +143,17 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
   };
   const holdVacancy = (v: { path: string; content: Record<string, unknown> }): void => {
     stopHolding();
+    let holdingNow = false;
+    // Why: kept up while no host is attached, not only until first taken: a host that took the
+    // claim over and died before its hello leaves it stale, and the agents unguarded.
     const attempt = (): void => {
-      if (host !== null || closed) {
+      if (host !== null || closed || live() === 0) {
         stopHolding();
         return;
       }
-      if (claim.take(v.path, v.content)) {
-        log(`holding ${v.path} while no host is attached`);
-        stopHolding();
-      }
+      const ours = claim.take(v.path, v.content);
+      if (ours && !holdingNow) log(`holding ${v.path} while no host is attached`);
+      holdingNow = ours;
     };
     holding = setInterval(attempt, 250);
     holding.unref();

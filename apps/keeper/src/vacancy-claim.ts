@@ -32,7 +32,11 @@ export function createVacancyClaim(): VacancyClaim {
   return {
     take(path, content) {
       const owner = pidIn(path);
-      if (owner !== null && owner !== process.pid && pidAlive(owner)) return false;
+      if (owner === process.pid) {
+        held = path;
+        return true;
+      }
+      if (owner !== null && pidAlive(owner)) return false;
       const tmp = join(dirname(path), `.keeper-vacancy-${process.pid}-${randomUUID()}.tmp`);
       try {
         const fd = openSync(tmp, 'wx', KEEPER_FILE_MODE);

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -255,6 +255,32 @@ describe('the keeper holds PTYs for one host at a time', () => {
     await new Promise((r) => setTimeout(r, 200));
     const client = await host(keeper.socket);
     expect(client.welcome.pid).toBe(process.pid);
+  });
+
+  it('while no host is attached it holds the host claim (runtime.json), and takes it back from a host that took it over and died before its hello', async () => {
+    const { keeper, dir } = await newKeeper();
+    const claimPath = join(dir, '..', 'runtime.json');
+    const first = await connectKeeper(keeper.socket, {
+      pid: process.pid,
+      version: 'test',
+      vacancy: { path: claimPath, content: { socket: '/x/runtime.sock', appVersion: 'orca-keeper' } },
+    });
+    clients.push(first);
+    await first.spawn({ id: 'p', ...sh('sleep 60') });
+    first.close();
+    const held = () => {
+      try {
+        return JSON.parse(readFileSync(claimPath, 'utf8')) as { pid: number; keeper?: boolean };
+      } catch {
+        return null;
+      }
+    };
+    await until('the keeper holds the claim', () => held()?.pid === process.pid && held()?.keeper === true);
+    // A host took the claim over, then died before it said hello.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    unlinkSync(claimPath);
+    writeFileSync(claimPath, JSON.stringify({ pid: Number(dead.stdout), socket: '/x/runtime.sock' }));
+    await until('the keeper holds it again', () => held()?.keeper === true, { timeoutMs: 5_000 });
   });
 
   it('keeper.stop kills every pane and ends the keeper', async () => {

@@ -22,7 +22,7 @@ import {
 import { HostError } from '../errors.ts';
 import { createGuestRegistry } from '../guests/guests.ts';
 import { adoptKeptPanes, settleWithKeeper } from '../keeper/keeper-adoption.ts';
-import { type KeeperLink, keeperHoldsClaim, openKeeperLink } from '../keeper/keeper-link.ts';
+import { type KeeperLink, keeperHoldsClaim, openKeeperLink, refuseWhileKeeperRuns } from '../keeper/keeper-link.ts';
 import { createHostNotify } from '../notify/host-notify.ts';
 import { createDeliveries } from '../panes/deliveries.ts';
 import { createPaneInjection } from '../panes/injection.ts';
@@ -52,7 +52,14 @@ function cleanBaseEnv(env: Readonly<Record<string, string | undefined>>): Record
 }
 
 /** Opens the store under the claim, marks panes of a previous run exited, compacts once. */
-function openClaimedStore(path: string, claim: RuntimeClaim, log: Host['log'], now: () => number, keeper: boolean) {
+function openClaimedStore(
+  path: string,
+  claim: RuntimeClaim,
+  log: Host['log'],
+  now: () => number,
+  keeper: boolean,
+  beforeWritingOff: () => void,
+) {
   let store: Store;
   try {
     store = openStore(path, { onWriteError: (error) => log.error({ err: error }, 'store write failed') });
@@ -78,6 +85,7 @@ function openClaimedStore(path: string, claim: RuntimeClaim, log: Host['log'], n
   };
   try {
     // Why: with a PTY keeper the panes may still run; they are settled against it once attached.
+    if (!keeper && store.listPanes().some((p) => p.exitedAt === null)) beforeWritingOff();
     const restarted = keeper ? 0 : store.markLivePanesExited('host-restart', now());
     if (restarted > 0) log.info({ panes: restarted }, 'panes from a previous run marked exited (host-restart)');
     compact();
@@ -120,7 +128,9 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     opts.keeper === true ? { takeOver: (e) => e.keeper === true && keeperHoldsClaim(paths, e.pid) } : {},
   );
   const log = opts.logger ?? createHostLogger(paths.logFile);
-  const { store, abandon, compact } = openClaimedStore(paths.store, claim, log, now, opts.keeper === true);
+  const { store, abandon, compact } = openClaimedStore(paths.store, claim, log, now, opts.keeper === true, () =>
+    refuseWhileKeeperRuns(paths),
+  );
   let keeper: KeeperLink | null = null;
   if (opts.keeper === true) {
     try {

@@ -98,6 +98,21 @@ function launchKeeper(paths: DataPaths, env: Readonly<Record<string, string | un
   }
 }
 
+/**
+ * A host that keeps PTYs in its own process would mark the panes of a running keeper exited
+ * (host-restart) while their agents still run: refused with `ORCA_HOST_KEEPER`.
+ */
+export function refuseWhileKeeperRuns(paths: DataPaths): void {
+  const info = readKeeperInfo(join(paths.keeperDir, 'keeper.json'));
+  if (info && keeperAlive(info)) {
+    throw new HostError(
+      'ORCA_HOST_KEEPER',
+      `the PTY keeper of ${paths.root} (pid ${info.pid}) runs; a host with --no-keeper would write its agents off: start without --no-keeper to take them over, or end them first with \`orca stop --all\``,
+      { context: { pid: info.pid } },
+    );
+  }
+}
+
 /** True when `pid` is this data dir's keeper (its keeper.json), which may hold the host claim. */
 export function keeperHoldsClaim(paths: DataPaths, pid: number): boolean {
   return readKeeperInfo(join(paths.keeperDir, 'keeper.json'))?.pid === pid;
