@@ -39,6 +39,9 @@ export const EXITED_RING_MAX_CHARS = 64 * 1024;
 /** Connections the keeper serves at once (a host link, a replacing one, a few probes). */
 export const KEEPER_MAX_CONNECTIONS = 16;
 
+/** Bytes of pane descriptions a welcome carries before it leaves their arguments out (under the 8 MiB frame). */
+export const WELCOME_MAX_BYTES = 4 * 1024 * 1024;
+
 /** A keeper with no live pane and no host exits after this long (ms). */
 export const KEEPER_IDLE_EXIT_MS = 30_000;
 

@@ -14,11 +14,12 @@ import {
   KEEPER_MAX_PAYLOAD_BYTES,
   KEEPER_PROTOCOL_VERSION,
   KEEPER_VERSION,
+  WELCOME_MAX_BYTES,
 } from './constants.ts';
 import { KeeperError, KeeperRefusal } from './errors.ts';
 import { claimKeeperFile, pidAlive, processStartTime } from './keeper-claim.ts';
 import { KEPT_EXITS_FILE, writeKeptExits } from './kept-exits.ts';
-import { type KeptExit, type KeptPane, spawnKeptPane } from './kept-pane.ts';
+import { type KeptExit, type KeptPane, type KeptPaneInfo, spawnKeptPane } from './kept-pane.ts';
 import {
   AttachParams,
   type AttachResult,
@@ -231,7 +232,7 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
         version: KEEPER_VERSION,
         pid: process.pid,
         capabilities: [...KEEPER_CAPABILITIES],
-        panes: [...panes.values()].map((pane) => pane.info()),
+        panes: welcomePanes([...panes.values()].map((pane) => pane.info())),
       };
     });
     channel.onRequest(KEEPER_METHODS.spawn, (params) => {
@@ -385,4 +386,15 @@ export async function startKeeper(opts: KeeperOptions): Promise<Keeper> {
     },
   };
   return keeper;
+}
+
+/**
+ * The panes a welcome lists. Why: a welcome past the frame limit would cut the link it answers;
+ * when the panes' command lines are that large, their arguments are left out (a host settles and
+ * takes panes over by id, pid, size and exit; the arguments are only shown).
+ */
+function welcomePanes(infos: KeptPaneInfo[]): KeptPaneInfo[] {
+  let bytes = 0;
+  for (const info of infos) bytes += Buffer.byteLength(JSON.stringify(info));
+  return bytes <= WELCOME_MAX_BYTES ? infos : infos.map((info) => ({ ...info, args: [] }));
 }

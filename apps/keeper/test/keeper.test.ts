@@ -283,6 +283,21 @@ describe('the keeper holds PTYs for one host at a time', () => {
     await until('the keeper holds it again', () => held()?.keeper === true, { timeoutMs: 5_000 });
   });
 
+  it('a welcome whose panes’ command lines would pass the frame limit lists them without arguments, and the link stays', async () => {
+    const { keeper } = await newKeeper();
+    const first = await host(keeper.socket);
+    const bigArgs = Array.from({ length: 8 }, (_, i) => `${i}${'a'.repeat(100_000)}`);
+    for (let i = 0; i < 6; i++) {
+      await first.spawn({ id: `big-${i}`, ...sh('sleep 60'), args: ['-c', 'sleep 60', 'sh', ...bigArgs] });
+    }
+    first.close();
+    await until('the first link gone', () => first.closed);
+    const second = await host(keeper.socket);
+    expect(second.welcome.panes).toHaveLength(6);
+    expect(second.welcome.panes.every((p) => p.args.length === 0 && p.pid > 0)).toBe(true);
+    expect(second.closed).toBe(false);
+  });
+
   it('keeper.stop kills every pane and ends the keeper', async () => {
     const { keeper } = await newKeeper();
     const client = await host(keeper.socket);
