@@ -237,6 +237,14 @@ export const UNKNOWN_PANE_DROP_LOG_INTERVAL_MS = 10_000;
 
 /** Verdict transitions kept per pane for `orca status explain` (newest). */
 export const TRANSITIONS_KEPT_PER_PANE = 100;
+/**
+ * A transition keeps the evidence it was decided on (what `status explain --replay` evaluates
+ * again) at most this often per pane (ms); one into a wait or an error, or a pane's end, always
+ * does. Why: ~16 KB each, and a churning fleet changes status ~1,000 times a second; storing it for
+ * every change cost the stress bench about a third of its hook → verdict p99 (the explanation
+ * itself is still stored for every change).
+ */
+export const TRANSITION_EVIDENCE_MIN_INTERVAL_MS = 1_000;
 /** `notify.json` is looked at for changes at most this often (ms). */
 export const NOTIFY_CONFIG_RECHECK_MS = 1_000;
 /** Notification delivery attempts kept in the store (newest). */

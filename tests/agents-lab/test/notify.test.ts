@@ -156,15 +156,18 @@ describe.each(['claude', 'codex', 'gemini'])('needs you, on the real CLI: %s', (
       // Every stored transition names its rule and replays to the same verdict.
       const explained = await run.host.notify.explain(run.handle, { limit: 100, replay: true });
       expect(explained.length).toBeGreaterThan(4);
-      for (const t of explained) expect(t.replay?.same, JSON.stringify(t.explanation)).toBe(true);
+      // Why: a change less than 1 s after another of this pane keeps no evidence (TRANSITION_EVIDENCE_MIN_INTERVAL_MS).
+      const replayed = explained.filter((t) => t.replay && 'same' in t.replay);
+      for (const t of replayed) expect(t.replay, JSON.stringify(t.explanation)).toMatchObject({ same: true });
       const toMenu = explained.filter((t) => t.to === 'permission');
       expect(toMenu.length).toBeGreaterThanOrEqual(1);
+      for (const t of toMenu) expect(t.replay).toMatchObject({ same: true });
       const rules = [...new Set(explained.map((t) => `${t.explanation.rule}/${t.explanation.authority}`))].sort();
       table.push({
         build,
         version: run.version,
         case: 'status explain (replayed)',
-        result: `${explained.length} transitions, all replay to the same verdict; rules ${rules.join(', ')}`,
+        result: `${explained.length} transitions, ${replayed.length} with evidence kept, all of those replay to the same verdict; rules ${rules.join(', ')}`,
       });
     },
     TOUR_TIMEOUT_MS,

@@ -22,7 +22,7 @@ interface ExplainedLine {
     overrode: string[];
     screenShowsPrompt: boolean;
   };
-  replay?: { verdict: { status: string | null }; same: boolean };
+  replay?: { verdict: { status: string | null }; same: boolean } | { kept: false };
 }
 
 interface AttemptLine {
@@ -62,9 +62,13 @@ export function formatExplained(t: ExplainedLine): string[] {
   }
   if (e.evidence.process) lines.push(`    process in front: ${e.evidence.process.agent ?? 'no agent'}`);
   for (const o of e.overrode) lines.push(`    overrode: ${printableField(o)}`);
-  if (t.replay)
+  if (t.replay && 'same' in t.replay)
     lines.push(
       `    replayed: ${t.replay.verdict.status ?? '—'} (${t.replay.same ? 'same verdict' : 'DIFFERENT verdict'})`,
+    );
+  else if (t.replay)
+    lines.push(
+      '    replayed: no (its evidence was not kept: this pane kept evidence for a change less than 1 s before)',
     );
   return lines;
 }
@@ -91,7 +95,7 @@ export function addNotifyCommands(program: Command, { io, state, globals }: CliC
       if (json()) io.out(terminalSafeJson(r));
       else if (r.transitions.length === 0) io.out(`${handle}: no transitions recorded yet`);
       else for (const t of r.transitions) for (const line of formatExplained(t)) io.out(line);
-      state.exit = r.transitions.some((t) => t.replay && !t.replay.same) ? EXIT_REFUSED : EXIT_OK;
+      state.exit = r.transitions.some((t) => t.replay && 'same' in t.replay && !t.replay.same) ? EXIT_REFUSED : EXIT_OK;
     });
 
   const notify = program

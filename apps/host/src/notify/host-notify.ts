@@ -1,5 +1,5 @@
 import { type RecordedEvidence, replayExplanation, type VerdictExplanation } from '@orca/agent-status';
-import { TRANSITIONS_KEPT_PER_PANE } from '../constants.ts';
+import { TRANSITION_EVIDENCE_MIN_INTERVAL_MS, TRANSITIONS_KEPT_PER_PANE } from '../constants.ts';
 import type { LivePane, Verdict } from '../panes/live-pane.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import { createTransitionJournal, type TransitionJournal } from '../status/transition-journal.ts';
@@ -16,8 +16,11 @@ export interface ExplainedTransition {
   readonly to: string | null;
   readonly published: Verdict;
   readonly explanation: VerdictExplanation;
-  /** The stored evidence evaluated again now (with `replay`), and whether it gives the same verdict. */
-  readonly replay?: { verdict: Verdict; same: boolean };
+  /**
+   * The stored evidence evaluated again now (with `replay`), and whether it gives the same verdict;
+   * `kept: false` when this transition did not keep its evidence (TRANSITION_EVIDENCE_MIN_INTERVAL_MS).
+   */
+  readonly replay?: { verdict: Verdict; same: boolean } | { kept: false };
 }
 
 /** The host's status journal and notifications. */
@@ -44,6 +47,7 @@ export function createHostNotify(o: {
     store: o.store,
     log: o.log,
     keepPerPane: TRANSITIONS_KEPT_PER_PANE,
+    evidenceMinIntervalMs: TRANSITION_EVIDENCE_MIN_INTERVAL_MS,
     closed: o.closed,
   });
   const config = notifyConfigReader(o.configFile, (error) =>
@@ -82,6 +86,7 @@ export function createHostNotify(o: {
         const { published, ...explanation } = JSON.parse(r.explanation) as VerdictExplanation & { published: Verdict };
         const entry: ExplainedTransition = { at: r.at, from: r.fromStatus, to: r.toStatus, published, explanation };
         if (!opts.replay) out.push(entry);
+        else if (r.recorded === '') out.push({ ...entry, replay: { kept: false } });
         else {
           const verdict = await replayExplanation(JSON.parse(r.recorded) as RecordedEvidence, { wait: true });
           out.push({

@@ -3,15 +3,12 @@ import { PERMISSION_DIALOG_DRAW_GRACE_MS } from '@orca/agent-status';
 import { NOTIFY_DIALOG_CONFIRM_MARGIN_MS } from '../constants.ts';
 import type { LivePane, Verdict } from '../panes/live-pane.ts';
 import type { HostLogger } from '../runtime/logger.ts';
-import type { Transition } from '../status/transition-journal.ts';
+import { isWaiting, type Transition } from '../status/transition-journal.ts';
 import type { NotifyConfig, NotifyRule } from './notify-config.ts';
 import type { DeliveryResult, NotifyDelivery } from './notify-delivery.ts';
 import { describe, type NotifyEvent, type NotifyKind } from './notify-event.ts';
 
-/** True when the verdict says a human is needed. */
-export function isWaiting(v: Verdict): boolean {
-  return v.status === 'permission' || (typeof v.agentWait === 'object' && v.agentWait !== null);
-}
+export { isWaiting };
 
 interface PaneState {
   /** The wait this pane is in (its start), or null. */

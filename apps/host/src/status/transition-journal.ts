@@ -3,6 +3,11 @@ import type { LivePane, Verdict } from '../panes/live-pane.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { Store } from '../store/store.ts';
 
+/** True when the verdict says a human is needed. */
+export function isWaiting(v: Verdict): boolean {
+  return v.status === 'permission' || (typeof v.agentWait === 'object' && v.agentWait !== null);
+}
+
 /** A verdict change with why it happened. */
 export interface Transition {
   readonly handle: string;
@@ -34,18 +39,31 @@ export function createTransitionJournal(o: {
   store: Store;
   log: HostLogger;
   keepPerPane: number;
+  /** See `TRANSITION_EVIDENCE_MIN_INTERVAL_MS`. */
+  evidenceMinIntervalMs: number;
   closed: () => boolean;
 }): TransitionJournal {
   const listeners = new Set<(t: Transition, pane: LivePane) => void>();
   const chains = new Map<string, Promise<void>>();
+  /** When each pane's last transition kept its evidence. */
+  const evidenceKeptAt = new Map<string, number>();
+  /** A wait and a pane's end always keep theirs; other changes at most once per interval per pane. */
+  const keepsEvidence = (handle: string, verdict: Verdict, at: number, exited: boolean): boolean => {
+    const last = evidenceKeptAt.get(handle);
+    const keep = exited || isWaiting(verdict) || last === undefined || at - last >= o.evidenceMinIntervalMs;
+    if (keep) evidenceKeptAt.set(handle, at);
+    if (exited) evidenceKeptAt.delete(handle);
+    return keep;
+  };
   return {
     record(pane, verdict, previous, at) {
       const handle = pane.record.handle;
+      // Why: read now; the explanation below comes a turn later, when later changes may have landed.
+      const exit = pane.exit
+        ? { code: pane.exit.code, signal: pane.exit.signal, cause: pane.exit.cause ?? 'exit' }
+        : undefined;
       const run = async (): Promise<void> => {
         const { explanation, recorded } = await pane.status.explain();
-        const exit = pane.exit
-          ? { code: pane.exit.code, signal: pane.exit.signal, cause: pane.exit.cause ?? 'exit' }
-          : undefined;
         const t: Transition = {
           handle,
           at,
@@ -64,7 +82,10 @@ export function createTransitionJournal(o: {
               fromStatus: t.from,
               toStatus: t.to,
               explanation: JSON.stringify({ ...explanation, published: verdict }),
-              recorded: JSON.stringify(recorded satisfies RecordedEvidence),
+              // Why: '' = not kept (TRANSITION_EVIDENCE_MIN_INTERVAL_MS); `--replay` says so.
+              recorded: keepsEvidence(handle, verdict, at, exit !== undefined)
+                ? JSON.stringify(recorded satisfies RecordedEvidence)
+                : '',
             },
             o.keepPerPane,
           );
