@@ -137,10 +137,14 @@ export const SESSION_ID_MAX_CHARS = 200;
 export const STOP_WAIT_MS = 20_000;
 /** How long a host whose keeper link dropped tries to attach again while the keeper lives (ms). */
 export const KEEPER_RELINK_TIMEOUT_MS = 30_000;
+/** Attempts to take over one held pane when its link drops meanwhile. */
+export const KEEPER_ATTACH_ATTEMPTS = 3;
 /** Pause between attempts to attach again (ms). */
 export const KEEPER_RELINK_RETRY_MS = 250;
 /** Input typed into kept panes while their link is attached again, kept to send after (UTF-16 units). */
 export const KEEPER_RELINK_QUEUE_MAX_CHARS = 1024 * 1024;
+/** How long `orca stop --all` gives a keeper its host asked to stop before asking it itself (ms). */
+export const KEEPER_STOP_GRACE_MS = 5_000;
 /** How long a host waits for a PTY keeper it started to answer (ms). */
 export const KEEPER_START_TIMEOUT_MS = 15_000;
 

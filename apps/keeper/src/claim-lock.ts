@@ -1,5 +1,6 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { CLAIM_LOCK_WAIT_MS } from './constants.ts';
+import { randomUUID } from 'node:crypto';
+import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { CLAIM_LOCK_STALE_MS, CLAIM_LOCK_WAIT_MS } from './constants.ts';
 import { KeeperError } from './errors.ts';
 import { keeperAlive, processStartTime } from './process-identity.ts';
 
@@ -13,12 +14,20 @@ function holderOf(lock: string): { pid: number; procStart?: string } | null {
   }
 }
 
+function olderThan(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > ms;
+  } catch {
+    return false;
+  }
+}
+
 const pause = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 };
 
 /**
- * Runs `fn` while holding `<path>.lock` (created exclusively, 0600, naming this process). Why: a
+ * Runs `fn` while holding `<path>.lock` (linked into place whole, 0600, naming this process). Why: a
  * claim file (runtime.json, keeper.json) is replaced by reading it, judging it stale and removing
  * it; two processes doing that at once could each remove the other's fresh claim and both run.
  * Whoever removes a claim holds this lock; a lock whose holder died is removed. Waits up to
@@ -30,16 +39,20 @@ export function withClaimLock<T>(path: string, fn: () => T, opts: { waitMs?: num
   const deadline = Date.now() + waitMs;
   const procStart = processStartTime(process.pid);
   for (;;) {
-    let fd: number | null = null;
+    // Why: written whole, then linked into place, so a lock never exists without its holder.
+    const tmp = `${lock}.${process.pid}-${randomUUID()}.tmp`;
     try {
-      fd = openSync(lock, 'wx', 0o600);
-      writeSync(fd, JSON.stringify({ pid: process.pid, ...(procStart ? { procStart } : {}) }));
+      writeFileSync(tmp, JSON.stringify({ pid: process.pid, ...(procStart ? { procStart } : {}) }), {
+        mode: 0o600,
+        flag: 'wx',
+      });
+      linkSync(tmp, lock);
     } catch (error) {
-      if (fd !== null) closeSync(fd);
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = holderOf(lock);
-      // Why: an unreadable lock may be one being written this instant; only a dead holder's is removed.
-      if (holder && !keeperAlive(holder)) {
+      // Why: a lock without a readable holder (left by an older version) counts as stale once it
+      // is older than CLAIM_LOCK_STALE_MS; one whose holder died, at once.
+      if ((holder && !keeperAlive(holder)) || (!holder && olderThan(lock, CLAIM_LOCK_STALE_MS))) {
         try {
           unlinkSync(lock);
         } catch {
@@ -56,11 +69,16 @@ export function withClaimLock<T>(path: string, fn: () => T, opts: { waitMs?: num
       }
       pause(10);
       continue;
+    } finally {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // not written
+      }
     }
     try {
       return fn();
     } finally {
-      closeSync(fd);
       try {
         unlinkSync(lock);
       } catch {

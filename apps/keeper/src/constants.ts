@@ -50,6 +50,8 @@ export const EXITED_KEPT_MAX = 1_000;
 
 /** How long a process waits for another to finish replacing a stale claim file (ms). */
 export const CLAIM_LOCK_WAIT_MS = 2_000;
+/** A claim lock with no readable holder is stale after this long (ms). */
+export const CLAIM_LOCK_STALE_MS = 2_000;
 
 /** Mode of the keeper's state directory (`<data-dir>/keeper`). */
 export const KEEPER_DIR_MODE = 0o700;

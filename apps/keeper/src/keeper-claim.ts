@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { withClaimLock } from './claim-lock.ts';
@@ -54,8 +54,9 @@ export function claimKeeperFile(path: string, info: KeeperInfo): () => void {
   } finally {
     closeSync(fd);
   }
-  const link = (): (() => void) => {
-    linkSync(tmp, path);
+  const link = (replace = false): (() => void) => {
+    if (replace) renameSync(tmp, path);
+    else linkSync(tmp, path);
     const release = (): void => {
       process.off('exit', release);
       const current = readKeeperInfo(path);
@@ -87,17 +88,8 @@ export function claimKeeperFile(path: string, info: KeeperInfo): () => void {
           { context: { pid: existing.pid } },
         );
       }
-      try {
-        unlinkSync(path);
-      } catch {
-        // gone already
-      }
-      try {
-        return link();
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        throw new KeeperError('ORCA_KEEPER_ALREADY_RUNNING', `another keeper claimed ${dirname(path)} first`);
-      }
+      // Why: replaced in one step, so the file is never absent for a claim that skips the lock.
+      return link(true);
     });
   } finally {
     try {

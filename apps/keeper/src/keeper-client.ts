@@ -179,6 +179,9 @@ export function connectKeeper(
                   { id, from: at, maxChars: ATTACH_PAGE_CHARS },
                   AttachSchema,
                 );
+                // Why: output dropped between two pages (the ring was full, or the pane ended and
+                // kept only its tail) makes a gap; what came before it is no longer a whole screen.
+                if (pages.length > 0 && (page.truncated || page.from !== at)) pages.length = 0;
                 pages.push(page);
                 if (!page.more || page.to <= at) break;
                 at = page.to;
@@ -186,7 +189,12 @@ export function connectKeeper(
               const first = pages[0] as z.infer<typeof AttachSchema>;
               const last = pages[pages.length - 1] as z.infer<typeof AttachSchema>;
               const { more: _more, ...rest } = last;
-              return { ...rest, from: first.from, truncated: first.truncated, data: pages.map((p) => p.data).join('') };
+              return {
+                ...rest,
+                from: first.from,
+                truncated: first.truncated || first.from !== from,
+                data: pages.map((p) => p.data).join(''),
+              };
             },
             forget: async (id) =>
               (await request(KEEPER_METHODS.forget, { id }, z.object({ forgotten: z.boolean() }))).forgotten,

@@ -80,4 +80,14 @@ describe('OutputRing', () => {
     expect(ring.append('g')).toBe(17);
     expect(ring.since(16)).toEqual({ from: 16, to: 17, data: 'g', truncated: false });
   });
+
+  it('a kept tail never starts with the second half of a surrogate pair (shrink, and a chunk past the bound)', () => {
+    const ring = new OutputRing(100);
+    ring.append(`a${'😀'.repeat(10)}`);
+    ring.shrink(5);
+    expect(ring.since(0).data).toBe('😀😀');
+    const small = new OutputRing(5);
+    small.append(`${'😀'.repeat(10)}`);
+    expect(small.since(0).data).toBe('😀😀');
+  });
 });

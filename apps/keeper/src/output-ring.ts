@@ -40,7 +40,7 @@ export class OutputRing {
     // Why: a single chunk larger than the ring keeps only its tail.
     if (this.kept > this.maxChars) {
       const only = this.chunks[0] as string;
-      const cut = only.length - this.maxChars;
+      const cut = only.length - dropLeadingLowSurrogate(only.slice(only.length - this.maxChars)).length;
       this.chunks[0] = only.slice(cut);
       this.kept -= cut;
       this.start += cut;
@@ -51,7 +51,7 @@ export class OutputRing {
   /** Drops the oldest kept output until at most `maxChars` remain (positions keep counting). */
   shrink(maxChars: number): void {
     if (this.kept <= maxChars) return;
-    const tail = this.chunks.join('').slice(this.kept - maxChars);
+    const tail = dropLeadingLowSurrogate(this.chunks.join('').slice(this.kept - maxChars));
     this.start += this.kept - tail.length;
     this.chunks.length = 0;
     this.chunks.push(tail);
@@ -76,6 +76,12 @@ export class OutputRing {
     data = data.slice(0, cut);
     return { from, to: from + data.length, data, truncated, more: true };
   }
+}
+
+/** Why: a kept tail never starts with the second half of a surrogate pair. */
+function dropLeadingLowSurrogate(text: string): string {
+  const first = text.charCodeAt(0);
+  return first >= 0xdc00 && first <= 0xdfff ? text.slice(1) : text;
 }
 
 function isHighSurrogate(code: number): boolean {

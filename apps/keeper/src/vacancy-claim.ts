@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { withClaimLock } from './claim-lock.ts';
 import { KEEPER_FILE_MODE } from './constants.ts';
@@ -59,16 +59,8 @@ export function createVacancyClaim(): VacancyClaim {
           () => {
             const current = pidIn(path);
             if (current !== null && current !== process.pid && pidAlive(current)) return false;
-            try {
-              unlinkSync(path);
-            } catch {
-              // gone already
-            }
-            try {
-              linkSync(tmp, path);
-            } catch {
-              return false;
-            }
+            // Why: replaced in one step, so the file is never absent for a claim that skips the lock.
+            renameSync(tmp, path);
             held = path;
             return true;
           },

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { connectKeeper, type KeeperInfo, keeperAlive, pidAlive, readKeeperInfo } from '@orca/keeper';
 import type { Command } from 'commander';
-import { APP_VERSION, EXIT_OK, STOP_WAIT_MS } from '../constants.ts';
+import { APP_VERSION, EXIT_OK, KEEPER_STOP_GRACE_MS, STOP_WAIT_MS } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import { dataPaths, resolveDataDir } from '../runtime/data-dir.ts';
 import { readRuntimeInfo } from '../runtime/runtime-file.ts';
@@ -19,6 +19,15 @@ async function gone(pid: number, what: string): Promise<void> {
   }
 }
 
+async function goneWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (pidAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
 /**
  * Asks the keeper to end its panes and exit; one that will not speak to this version (another
  * protocol, another host attached, no answer) gets SIGTERM, which ends its panes and it the same way.
@@ -33,7 +42,14 @@ async function stopKeeper(keeper: KeeperInfo): Promise<'asked' | 'signalled'> {
     }
     return 'asked';
   } catch {
-    process.kill(keeper.pid, 'SIGTERM');
+    // Why: checked again (the connect may take seconds; the keeper may have left, its pid reused).
+    if (keeperAlive(keeper)) {
+      try {
+        process.kill(keeper.pid, 'SIGTERM');
+      } catch {
+        // it ended meanwhile
+      }
+    }
     return 'signalled';
   }
 }
@@ -61,6 +77,13 @@ export function addStopCommand(program: Command, { io, state, globals }: CliCont
       if (o.all && keeper && keeperRuns) {
         // Why: a host asked to end its panes stops the keeper itself; without a host we ask it.
         if (keeperAlive(keeper) && done.host === undefined) await stopKeeper(keeper);
+        // Why: a host that could not reach its keeper (its link was being attached again) leaves it.
+        else if (
+          done.host !== undefined &&
+          !(await goneWithin(keeper.pid, KEEPER_STOP_GRACE_MS)) &&
+          keeperAlive(keeper)
+        )
+          await stopKeeper(keeper);
         await gone(keeper.pid, 'the PTY keeper');
         done.keeper = keeper.pid;
       }

@@ -1,4 +1,4 @@
-import type { KeptPaneInfo } from '@orca/keeper';
+import { KeeperCallError, type KeptPaneInfo } from '@orca/keeper';
 import { PANE_STATUS_ROWS_KEPT } from '../constants.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 import type { HostLogger } from '../runtime/logger.ts';
@@ -86,6 +86,12 @@ export async function adoptKeptPanes(
       }
       adopted += 1;
     } catch (error) {
+      // Why: a link that kept failing says nothing about the agent: it is left running for the
+      // next start to take over, not killed.
+      if (error instanceof KeeperCallError && error.code.startsWith('link_')) {
+        o.log.error({ err: error, handle: record.handle }, 'a kept pane could not be taken over (link); left running');
+        continue;
+      }
       o.log.error({ err: error, handle: record.handle }, 'a kept pane could not be taken over; it is ended');
       o.link.kill(info.id);
       o.store.markPaneExited(record.handle, { at: Date.now(), code: null, signal: null, cause: 'keeper-gone' });

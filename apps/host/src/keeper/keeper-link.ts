@@ -203,7 +203,9 @@ export async function openKeeperLink(
     o.log.info({ pid: client.welcome.pid, panes: client.welcome.panes.length }, 'attached to the running PTY keeper');
   }
   const keeperPid = client.welcome.pid;
-  const socket = readKeeperInfo(infoPath)?.socket ?? paths.keeperSocket;
+  const attachedInfo = readKeeperInfo(infoPath);
+  const socket = attachedInfo?.pid === keeperPid ? attachedInfo.socket : paths.keeperSocket;
+  const procStart = attachedInfo?.pid === keeperPid ? attachedInfo.procStart : undefined;
   let detached = false;
   const relink = async (): Promise<KeeperClient | null> => {
     const deadline = Date.now() + KEEPER_RELINK_TIMEOUT_MS;
@@ -236,8 +238,7 @@ export async function openKeeperLink(
     keeperPid,
     async adopt(info) {
       const proc = keeperProcess(panes.sink, info.id, info.pid);
-      panes.register(info.id, proc);
-      const slice = await panes.current().attach(info.id, 0);
+      const slice = await panes.attachNew(info.id, proc);
       return {
         process: proc,
         // Why: a whole ring replays its own mode switches; only a cut one needs them stated first.
@@ -261,10 +262,24 @@ export async function openKeeperLink(
       panes.current().close();
     },
     async stopKeeper() {
+      // Why: asked on the link once a reattach under way is done; a keeper no link reaches is
+      // ended with SIGTERM (it ends its panes the same way).
+      const link = await panes.linked();
       detached = true;
-      const link = panes.current();
-      if (!link.closed) await link.stopKeeper().catch(() => undefined);
-      link.close();
+      let asked = false;
+      if (link && !link.closed)
+        asked = await link.stopKeeper().then(
+          () => true,
+          () => false,
+        );
+      if (!asked && keeperAlive({ pid: keeperPid, ...(procStart ? { procStart } : {}) })) {
+        try {
+          process.kill(keeperPid, 'SIGTERM');
+        } catch {
+          // gone already
+        }
+      }
+      panes.current().close();
     },
   };
 }

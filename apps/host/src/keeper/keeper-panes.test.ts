@@ -2,6 +2,7 @@ import { KeeperCallError, type KeeperClient, type KeptExit } from '@orca/keeper'
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../runtime/logger.ts';
 import { keeperPanes } from './keeper-panes.ts';
+import { keeperProcess } from './keeper-process.ts';
 
 /** A keeper link whose events the test sends; `spawn` answers when the test says. */
 function fakeLink() {
@@ -11,7 +12,8 @@ function fakeLink() {
   let answer: (pid: number) => void = () => undefined;
   let fail: (error: Error) => void = () => undefined;
   const sent: string[] = [];
-  let attachAnswer: (r: { from: number; to: number; data: string; exit?: KeptExit }) => void = () => undefined;
+  type Slice = { from: number; to: number; data: string; exit?: KeptExit };
+  const pending: { resolve: (r: Slice) => void; reject: (e: Error) => void }[] = [];
   const attaches: { id: string; from: number }[] = [];
   const link = {
     welcome: { pid: 1, protocol: 1, version: 'test', panes: [], capabilities: [] },
@@ -25,16 +27,17 @@ function fakeLink() {
     onClose: (l: (why: string) => void) => void closes.push(l),
     closed: false,
     attach: (id: string, from: number) => {
+      if ((link as { closed: boolean }).closed) return Promise.reject(new KeeperCallError('link_closed', 'closed'));
       attaches.push({ id, from });
-      return new Promise((resolve) => {
-        attachAnswer = (r) => resolve({ truncated: false, modes: [], ...r });
+      return new Promise((resolve, reject) => {
+        pending.push({ resolve: (r) => resolve({ truncated: false, modes: [], ...r }), reject });
       });
     },
     close: () => undefined,
     write: (id: string, data: string) => void sent.push(`${id}:${data}`),
     resize: () => undefined,
     kill: (id: string, signal?: string) => void sent.push(`kill ${id} ${signal}`),
-    flow: () => undefined,
+    flow: (id: string, paused: boolean) => void sent.push(`flow ${id} ${paused}`),
   } as unknown as KeeperClient;
   return {
     link,
@@ -51,10 +54,13 @@ function fakeLink() {
     fail: (error: Error) => fail(error),
     sent,
     attaches,
-    answerAttach: (r: { from: number; to: number; data: string; exit?: KeptExit }) => attachAnswer(r),
+    /** Answers the oldest attach still waiting. */
+    answerAttach: (r: Slice) => pending.shift()?.resolve(r),
+    failAttach: (e: Error) => pending.shift()?.reject(e),
     drop: (why: string) => {
       (link as { closed: boolean }).closed = true;
       for (const l of closes) l(why);
+      for (const p of pending.splice(0)) p.reject(new KeeperCallError('link_closed', why));
     },
   };
 }
@@ -181,5 +187,111 @@ describe('keeperPanes', () => {
     fake.fail(new KeeperCallError('pane_exists', 'pane pane-7 exists'));
     await expect(existing).rejects.toMatchObject({ code: 'ORCA_HOST_PANE_SPAWN' });
     expect(fake.sent).toEqual(['kill pane-6 SIGKILL']);
+  });
+
+  async function twoPanes(o: { detached?: () => boolean } = {}) {
+    const links = [fakeLink(), fakeLink(), fakeLink()];
+    let offered = 1;
+    const panes = keeperPanes(links[0]?.link as KeeperClient, {
+      log: silentLogger(),
+      detached: o.detached ?? (() => false),
+      relink: async () => links[offered++]?.link ?? null,
+    });
+    const procs = [];
+    for (const id of ['p1', 'p2']) {
+      const spawning = panes.spawner.spawn(id, spec);
+      links[0]?.answer(id === 'p1' ? 21 : 22);
+      const proc = await spawning;
+      const seen: string[] = [];
+      const ended: (string | undefined)[] = [];
+      proc.onData((c) => seen.push(c));
+      proc.onExit((e) => ended.push(e.cause ?? `exit ${e.code}`));
+      proc.ready?.(0);
+      procs.push({ proc, seen, ended });
+    }
+    return { links, panes, procs };
+  }
+  const turn = () => new Promise((r) => setImmediate(r));
+  const turns = async (done: () => boolean) => {
+    for (let i = 0; i < 50 && !done(); i++) await turn();
+    expect(done()).toBe(true);
+  };
+
+  it('a second drop while panes are being attached again ends none of them; the newest link attaches all, and queued input goes there once', async () => {
+    const { links, procs } = await twoPanes();
+    const [l0, l1, l2] = links as [
+      ReturnType<typeof fakeLink>,
+      ReturnType<typeof fakeLink>,
+      ReturnType<typeof fakeLink>,
+    ];
+    l0.output('p1', 'a', 1);
+    l0.drop('stall');
+    procs[0]?.proc.write('typed');
+    await turn();
+    expect(l1.attaches.map((a) => a.id)).toEqual(['p1']);
+    l1.drop('stall again');
+    await turn();
+    await turn();
+    expect(procs.map((p) => p.ended)).toEqual([[], []]);
+    expect(l2.attaches).toEqual([{ id: 'p1', from: 1 }]);
+    l2.answerAttach({ from: 1, to: 2, data: 'b' });
+    await turns(() => l2.attaches.length === 2);
+    expect(l2.attaches[1]).toEqual({ id: 'p2', from: 0 });
+    l2.answerAttach({ from: 0, to: 1, data: 'c' });
+    await turn();
+    expect(procs.map((p) => p.seen.join(''))).toEqual(['ab', 'c']);
+    expect(l1.sent).toEqual([]);
+    expect(l2.sent).toEqual(['p1:typed']);
+  });
+
+  it('an exit of a pane not yet attached again waits for its attach, so its last output comes first', async () => {
+    const { links, procs } = await twoPanes();
+    const [l0, l1] = links as [ReturnType<typeof fakeLink>, ReturnType<typeof fakeLink>];
+    l0.drop('stall');
+    await turn();
+    l1.exit('p2', 4);
+    expect(procs[1]?.ended).toEqual([]);
+    l1.answerAttach({ from: 0, to: 0, data: '' });
+    await turn();
+    l1.answerAttach({ from: 0, to: 4, data: 'TAIL', exit: { code: 4, signal: null, at: 1 } });
+    await turn();
+    expect(procs[1]?.seen.join('')).toBe('TAIL');
+    expect(procs[1]?.ended).toEqual(['exit 4']);
+  });
+
+  it('a host stopping (detached) while panes are attached again ends none of them', async () => {
+    let detached = false;
+    const { links, procs } = await twoPanes({ detached: () => detached });
+    const [l0, l1] = links as [ReturnType<typeof fakeLink>, ReturnType<typeof fakeLink>];
+    l0.drop('stall');
+    await turn();
+    detached = true;
+    l1.drop('closed by its owner');
+    await turn();
+    expect(procs.map((p) => p.ended)).toEqual([[], []]);
+  });
+
+  it('a pane paused by its host is paused again on the new link', async () => {
+    const { links, procs } = await twoPanes();
+    const [l0, l1] = links as [ReturnType<typeof fakeLink>, ReturnType<typeof fakeLink>];
+    procs[0]?.proc.pause?.();
+    l0.drop('stall');
+    await turn();
+    l1.answerAttach({ from: 0, to: 0, data: '' });
+    await turn();
+    expect(l1.sent).toEqual(['flow p1 true']);
+  });
+
+  it('a held pane taken over while its link drops is attached on the new link, never killed', async () => {
+    const l0 = fakeLink();
+    const l1 = fakeLink();
+    const panes = keeperPanes(l0.link, { log: silentLogger(), detached: () => false, relink: async () => l1.link });
+    const proc = keeperProcess(panes.sink, 'held', 31);
+    const taking = panes.attachNew('held', proc);
+    l0.drop('stall');
+    await turns(() => l1.attaches.length === 1);
+    l1.answerAttach({ from: 0, to: 5, data: 'hello' });
+    await expect(taking).resolves.toMatchObject({ to: 5, data: 'hello' });
+    expect([...l0.sent, ...l1.sent]).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-import { KeeperCallError, type KeeperClient, type KeptExit } from '@orca/keeper';
-import { KEEPER_RELINK_QUEUE_MAX_CHARS } from '../constants.ts';
+import { type AttachResult, KeeperCallError, type KeeperClient, type KeptExit } from '@orca/keeper';
+import { KEEPER_ATTACH_ATTEMPTS, KEEPER_RELINK_QUEUE_MAX_CHARS } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import type { PaneProcess, PaneSpawner } from '../panes/pane-process.ts';
 import type { HostLogger } from '../runtime/logger.ts';
@@ -15,6 +15,14 @@ export interface KeeperPanes {
   readonly sink: KeeperSink;
   /** The link in use now (another one after a reattach). */
   current(): KeeperClient;
+  /** The link once no reattach is under way (null: the keeper is gone). */
+  linked(): Promise<KeeperClient | null>;
+  /**
+   * Attaches held pane `id` (taken over, not spawned) from its start and routes it to `proc`;
+   * output that shares a read with the answer is held for it. Tried again on the new link when
+   * the link drops meanwhile.
+   */
+  attachNew(id: string, proc: KeeperProcess): Promise<AttachResult>;
 }
 
 type Queued = { kind: 'write'; id: string; data: string } | { kind: 'other'; send: (link: KeeperClient) => void };
@@ -38,55 +46,103 @@ export function keeperPanes(
   const early = new Map<string, { chunks: { chunk: string; to: number }[]; exit: KeptExit | null }>();
   let link = first;
   let relinking = false;
+  /** Each reattach's number; an older one that finds a newer under way stops where it is. */
+  let generation = 0;
+  /** Resolves when the reattach under way ends (with the link, or null: the keeper is gone). */
+  let relinked: Promise<KeeperClient | null> | null = null;
   const queued: Queued[] = [];
   let queuedChars = 0;
+  /** Panes whose input past the bound was dropped: their later input is dropped too (no holes). */
+  const droppedFor = new Set<string>();
   let dropped = 0;
+  const resetQueue = (): void => {
+    queued.length = 0;
+    queuedChars = 0;
+    droppedFor.clear();
+    dropped = 0;
+  };
 
   const endAll = (why: string): void => {
     o.log.error({ why }, 'the PTY keeper went away: its panes end (keeper-died)');
     for (const proc of [...processes.values()]) proc.exit({ code: null, signal: null, cause: 'keeper-died' });
   };
-  const relink = async (why: string): Promise<void> => {
-    relinking = true;
+  const isLinkError = (error: unknown): boolean => error instanceof KeeperCallError && error.code.startsWith('link_');
+  const relink = async (why: string, gen: number): Promise<KeeperClient | null> => {
     o.log.warn({ why }, 'the link to the PTY keeper dropped; attaching again');
     const next = await (o.relink?.() ?? Promise.resolve(null)).catch(() => null);
+    if (gen !== generation) {
+      next?.close();
+      return null;
+    }
     if (!next || o.detached()) {
       next?.close();
       relinking = false;
-      queued.length = 0;
+      resetQueue();
       if (!o.detached()) endAll(why);
-      return;
+      return null;
     }
     link = next;
     listen(next);
+    const ids = [...processes.keys()];
+    // Why: every pane's output and exit are held from here until its own attach answers (the keeper
+    // tells exits of panes not attached yet); each slice then goes first.
+    for (const id of ids) early.set(id, { chunks: [], exit: null });
     let ended = 0;
-    for (const [id, proc] of [...processes]) {
-      // Why: live output that follows the answer in the same read is handled before this resumes;
-      // it is held so the slice goes first.
-      early.set(id, { chunks: [], exit: null });
+    for (const id of ids) {
+      const proc = processes.get(id);
+      if (!proc) {
+        early.delete(id);
+        continue;
+      }
       try {
         const slice = await next.attach(id, proc.position() ?? 0);
+        if (gen !== generation) return null;
         proc.data(slice.data, slice.to);
         const held = early.get(id);
+        early.delete(id);
         for (const e of held?.chunks ?? []) proc.data(e.chunk, e.to);
         const exit = slice.exit ?? held?.exit;
         if (exit) proc.exit({ code: exit.code, signal: exit.signal });
+        else if (proc.paused()) next.flow(id, true);
       } catch (error) {
-        ended += 1;
-        o.log.error({ err: error, id }, 'a kept pane could not be attached again; it ends (keeper-died)');
-        proc.exit({ code: null, signal: null, cause: 'keeper-died' });
-      } finally {
+        // Why: the link failed again, a newer reattach runs, or the host is stopping: the panes
+        // are left to whoever comes next, never ended while their agents may run.
+        if (gen !== generation || o.detached() || isLinkError(error)) return null;
+        const held = early.get(id);
         early.delete(id);
+        ended += 1;
+        if (held?.exit) proc.exit({ code: held.exit.code, signal: held.exit.signal });
+        else {
+          o.log.error({ err: error, id }, 'the keeper no longer holds a pane; it ends (keeper-died)');
+          proc.exit({ code: null, signal: null, cause: 'keeper-died' });
+        }
       }
     }
     for (const q of queued.splice(0)) {
       if (q.kind === 'write') next.write(q.id, q.data);
       else q.send(next);
     }
-    queuedChars = 0;
-    relinking = false;
     o.log.info({ panes: processes.size, ended, droppedInput: dropped }, 'attached to the PTY keeper again');
-    dropped = 0;
+    resetQueue();
+    relinking = false;
+    return next;
+  };
+  const startRelink = (why: string): void => {
+    generation += 1;
+    relinking = true;
+    const run = relink(why, generation).catch((error: unknown) => {
+      o.log.error({ err: error }, 'attaching to the PTY keeper again failed');
+      relinking = false;
+      resetQueue();
+      if (!o.detached()) endAll(why);
+      return null;
+    });
+    relinked = run;
+  };
+  /** The link once no reattach is under way (null: the keeper is gone). */
+  const linked = async (): Promise<KeeperClient | null> => {
+    for (let turns = 0; relinking && relinked && turns < 5; turns += 1) await relinked;
+    return link.closed ? null : link;
   };
   const listen = (client: KeeperClient): void => {
     client.onData((id, data, to) => {
@@ -101,17 +157,16 @@ export function keeperPanes(
     });
     client.onClose((why) => {
       if (o.detached() || client !== link) return;
-      void relink(why).catch((error: unknown) => {
-        o.log.error({ err: error }, 'attaching to the PTY keeper again failed');
-        endAll(why);
-      });
+      startRelink(why);
     });
   };
   listen(first);
 
   const enqueue = (q: Queued, chars: number): void => {
-    // Why: bounded; input past the bound while the keeper is unreachable is dropped and counted.
-    if (queuedChars + chars > KEEPER_RELINK_QUEUE_MAX_CHARS) {
+    // Why: bounded; input past the bound while the keeper is unreachable is dropped and counted,
+    // and so is the pane's later input (a submit key must not go without the text before it).
+    if (q.kind === 'write' && (droppedFor.has(q.id) || queuedChars + chars > KEEPER_RELINK_QUEUE_MAX_CHARS)) {
+      droppedFor.add(q.id);
       dropped += chars;
       return;
     }
@@ -191,5 +246,24 @@ export function keeperPanes(
       }
     },
   };
-  return { spawner, register, sink, current: () => link };
+  const attachNew = async (id: string, proc: KeeperProcess): Promise<AttachResult> => {
+    for (let attempt = 0; ; attempt += 1) {
+      const client = await linked();
+      if (!client) throw new KeeperCallError('link_closed', 'the PTY keeper is gone');
+      early.set(id, { chunks: [], exit: null });
+      try {
+        const slice = await client.attach(id, 0);
+        register(id, proc);
+        const held = early.get(id);
+        for (const e of held?.chunks ?? []) proc.data(e.chunk, e.to);
+        if (held?.exit) proc.exit({ code: held.exit.code, signal: held.exit.signal });
+        return slice;
+      } catch (error) {
+        if (!isLinkError(error) || attempt >= KEEPER_ATTACH_ATTEMPTS - 1 || o.detached()) throw error;
+      } finally {
+        early.delete(id);
+      }
+    }
+  };
+  return { spawner, register, sink, current: () => link, linked, attachNew };
 }

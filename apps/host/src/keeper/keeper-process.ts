@@ -18,6 +18,8 @@ export interface KeeperProcess extends PaneProcess {
   ready(position: number): void;
   /** The output position the pane has had up to (null before {@link ready}). */
   position(): number | null;
+  /** The host asked the keeper to pause it (its emulator is behind); said again after a reattach. */
+  paused(): boolean;
 }
 
 /**
@@ -32,6 +34,7 @@ export function keeperProcess(client: KeeperSink, id: string, pid: number): Keep
   let position: number | null = null;
   const held: { chunk: string; to: number }[] = [];
   let heldExit: PaneExit | null = null;
+  let paused = false;
   const emit = (chunk: string, to: number): void => {
     if (position !== null && to <= position) return;
     // Why: a chunk that straddles the ready position carries only its new part.
@@ -58,11 +61,14 @@ export function keeperProcess(client: KeeperSink, id: string, pid: number): Keep
       if (!exited && !client.closed) client.kill(id, signal);
     },
     pause() {
+      paused = true;
       if (!exited && !client.closed) client.flow(id, true);
     },
     resume() {
+      paused = false;
       if (!exited && !client.closed) client.flow(id, false);
     },
+    paused: () => paused,
     onData(listener) {
       dataListeners.push(listener);
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, ftruncateSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { withClaimLock } from '@orca/keeper';
 import { z } from 'zod';
@@ -101,18 +101,9 @@ export function acquireRuntimeFile(
           { context: { pid: existing.pid, keeper: existing.keeper === true } },
         );
       }
-      // Why: a stale file (dead pid, or torn/garbage content) is taken over, never trusted.
-      try {
-        unlinkSync(path);
-      } catch {
-        // gone already
-      }
-      try {
-        linkSync(tmp, path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        throw new HostError('ORCA_HOST_ALREADY_RUNNING', `another host claimed ${dirname(path)} first`);
-      }
+      // Why: a stale file (dead pid, or torn/garbage content) is taken over, never trusted; replaced
+      // in one step, so it is never absent for a claim that skips the lock (the keeper's hold).
+      renameSync(tmp, path);
       linked = true;
       return claimOf(path, info, fd);
     });
