@@ -35,9 +35,8 @@ export {
   type DeliveryOptions,
   type DispatchReceipt,
   type DispatchStage,
-  deliverPrompt,
-  dispatchPrompt,
-} from './panes/dispatch.ts';
+} from './panes/delivery-types.ts';
+export { deliverPrompt, dispatchPrompt } from './panes/dispatch.ts';
 export { cmdlineToText, readForegroundCommand, tpgidFromStat } from './panes/foreground-probe.ts';
 export { type PaneExit, type PaneProcess, type PaneProcessOptions, spawnPaneProcess } from './panes/pane-process.ts';
 export type { PaneView } from './panes/pane-view.ts';

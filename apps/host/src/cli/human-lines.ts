@@ -1,4 +1,4 @@
-import type { DispatchReceipt } from '../panes/dispatch.ts';
+import type { DispatchReceipt } from '../panes/delivery-types.ts';
 import type { PaneView } from '../panes/pane-view.ts';
 import { printableBlock, printableField } from './printable.ts';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
-import type { DispatchReceipt } from '../panes/dispatch.ts';
+import type { DispatchReceipt } from '../panes/delivery-types.ts';
 import type { PaneView } from '../panes/pane-view.ts';
 import type { RuntimeClient } from '../rpc/client.ts';
 import { runAttach } from './attach.ts';

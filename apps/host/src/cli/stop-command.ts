@@ -9,16 +9,6 @@ import type { CliContext } from './cli-context.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
 import { withClient } from './runtime-commands.ts';
 
-async function gone(pid: number, what: string): Promise<void> {
-  const deadline = Date.now() + STOP_WAIT_MS;
-  while (pidAlive(pid)) {
-    if (Date.now() > deadline) {
-      throw new HostError('ORCA_HOST_NOT_RUNNING', `${what} (pid ${pid}) did not stop within ${STOP_WAIT_MS / 1000} s`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function goneWithin(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (pidAlive(pid)) {
@@ -26,6 +16,12 @@ async function goneWithin(pid: number, ms: number): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return true;
+}
+
+async function gone(pid: number, what: string): Promise<void> {
+  if (!(await goneWithin(pid, STOP_WAIT_MS))) {
+    throw new HostError('ORCA_HOST_NOT_RUNNING', `${what} (pid ${pid}) did not stop within ${STOP_WAIT_MS / 1000} s`);
+  }
 }
 
 /**

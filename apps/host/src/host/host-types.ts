@@ -5,7 +5,7 @@ import type { AgentInstallReport, InstallHooksOptions } from '../agent-hooks/ins
 import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
 import type { GuestRegistry } from '../guests/guests.ts';
 import type { HostNotify } from '../notify/host-notify.ts';
-import type { DispatchReceipt } from '../panes/dispatch.ts';
+import type { DispatchReceipt } from '../panes/delivery-types.ts';
 import type { LivePane, Verdict } from '../panes/live-pane.ts';
 import type { PaneExit } from '../panes/pane-process.ts';
 import type { PaneView } from '../panes/pane-view.ts';

@@ -62,6 +62,14 @@ export function keeperPanes(
     dropped = 0;
   };
 
+  /** Hands what was held for `id` (after the answer that let it flow) to `proc`, and stops holding. */
+  const handOverHeld = (id: string, proc: KeeperProcess, exit?: KeptExit): void => {
+    const held = early.get(id);
+    early.delete(id);
+    for (const e of held?.chunks ?? []) proc.data(e.chunk, e.to);
+    const end = exit ?? held?.exit;
+    if (end) proc.exit({ code: end.code, signal: end.signal });
+  };
   const endAll = (why: string): void => {
     o.log.error({ why }, 'the PTY keeper went away: its panes end (keeper-died)');
     for (const proc of [...processes.values()]) proc.exit({ code: null, signal: null, cause: 'keeper-died' });
@@ -98,12 +106,8 @@ export function keeperPanes(
         const slice = await next.attach(id, proc.position() ?? 0);
         if (gen !== generation) return null;
         proc.data(slice.data, slice.to);
-        const held = early.get(id);
-        early.delete(id);
-        for (const e of held?.chunks ?? []) proc.data(e.chunk, e.to);
-        const exit = slice.exit ?? held?.exit;
-        if (exit) proc.exit({ code: exit.code, signal: exit.signal });
-        else if (proc.paused()) next.flow(id, true);
+        handOverHeld(id, proc, slice.exit);
+        if (processes.has(id) && proc.paused()) next.flow(id, true);
       } catch (error) {
         // Why: the link failed again, a newer reattach runs, or the host is stopping: the panes
         // are left to whoever comes next, never ended while their agents may run.
@@ -225,9 +229,7 @@ export function keeperPanes(
         register(id, proc);
         // Why: held until the pane listens (its owner calls `ready(0)`): a quick program's first
         // output may come before the spawn answer, and nothing listens yet when this returns.
-        const held = early.get(id);
-        for (const e of held?.chunks ?? []) proc.data(e.chunk, e.to);
-        if (held?.exit) proc.exit({ code: held.exit.code, signal: held.exit.signal });
+        handOverHeld(id, proc);
         return proc;
       } catch (error) {
         // Why: a spawn whose answer never came (timeout, dropped link) may still have started the
@@ -254,9 +256,7 @@ export function keeperPanes(
       try {
         const slice = await client.attach(id, 0);
         register(id, proc);
-        const held = early.get(id);
-        for (const e of held?.chunks ?? []) proc.data(e.chunk, e.to);
-        if (held?.exit) proc.exit({ code: held.exit.code, signal: held.exit.signal });
+        handOverHeld(id, proc);
         return slice;
       } catch (error) {
         if (!isLinkError(error) || attempt >= KEEPER_ATTACH_ATTEMPTS - 1 || o.detached()) throw error;

@@ -20,14 +20,6 @@ import {
 import type { LivePane } from './live-pane.ts';
 import { type PromptProof, promptDigest, promptProof } from './prompt-proof.ts';
 
-export {
-  DeliveryAborted,
-  DeliveryInterrupted,
-  type DeliveryOptions,
-  type DispatchReceipt,
-  type DispatchStage,
-} from './delivery-types.ts';
-
 const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => {
     // Why: a delivery never keeps a stopping host's process alive.

@@ -1,6 +1,6 @@
 import { samePrompt, submittedPromptOf } from '@orca/agent-status/submit';
 import type { QueueItemRecord, Store } from '../store/store.ts';
-import type { DispatchReceipt } from './dispatch.ts';
+import type { DispatchReceipt } from './delivery-types.ts';
 import { promptDigest } from './prompt-proof.ts';
 
 /**
