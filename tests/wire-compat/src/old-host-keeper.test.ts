@@ -92,7 +92,12 @@ describe.skipIf(!release)(
       // Today's host attaches and takes the pane over: same pid, still running.
       const second = await startHost(CLI_ENTRY);
       const again = await connectRuntime(dataDir);
-      const view = await again.call<PaneView>('terminal.show', { handle: pane.handle });
+      // Why: under load the screen worker may not answer a read at once (the view then shows the
+      // last settled mirror); the rebuilt screen is asked for until it is drawn.
+      const view = await until('the taken-over screen drawn', async () => {
+        const v = await again.call<PaneView>('terminal.show', { handle: pane.handle });
+        return (v.tail ?? '').includes('kept') ? v : undefined;
+      });
       again.close();
       expect(view).toMatchObject({ pid: pane.pid, kept: true });
       expect(view.exited).toBeUndefined();
