@@ -2,6 +2,8 @@ import type { LabRun } from './lab-run.ts';
 
 const CURSOR = /^\s*[│┃|]?\s*[❯›>●▶→]\s*/;
 const DOWN = '\x1b[B';
+/** How long an answered menu may take to leave the screen (ms). */
+const MENU_GONE_WAIT_MS = 10_000;
 
 /**
  * Moves a menu's selection cursor to the option whose line matches `option` and presses Enter.
@@ -14,6 +16,12 @@ export async function selectOption(run: LabRun, option: RegExp, maxMoves = 8): P
     const cursorLine = [...lines].reverse().find((l) => CURSOR.test(l) && /\S/.test(l.replace(CURSOR, '')));
     if (cursorLine !== undefined && option.test(cursorLine)) {
       run.press('\r');
+      // Why: a slow agent redraws late; until the menu is gone a caller reading the screen would
+      // take it for still open and answer it again (into whatever comes after it).
+      const deadline = Date.now() + MENU_GONE_WAIT_MS;
+      while (Date.now() < deadline && run.screen().some((l) => option.test(l))) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
       return;
     }
     if (!lines.some((l) => option.test(l))) {
