@@ -1,4 +1,11 @@
 export { reportBench } from './emit.ts';
 export { type CompareOptions, type Comparison, compareInterleaved, measureMedian } from './measure.ts';
-export { BENCH_LINE_PREFIX, type BenchResult, formatBenchTable, parseBenchLine, targetMet } from './report.ts';
+export {
+  BENCH_LINE_PREFIX,
+  type BenchResult,
+  formatBenchTable,
+  parseBenchLine,
+  targetBound,
+  targetMet,
+} from './report.ts';
 export { aggregateRuns, formatRunsTable, type RunsRow, runsRowMet } from './runs.ts';

@@ -20,7 +20,7 @@ describe('bench report', () => {
       detail: 'p50 1 ms',
     });
     expect(formatBenchTable([parsed as never]).split('\n')[1]).toBe(
-      'p99 (p50 1 ms)  3.00 ms  1.00 ms   3.000  <= 4    yes',
+      'p99 (p50 1 ms)  3.00 ms  1.00 ms   3.000  -      <= 4    yes',
     );
   });
 
@@ -38,11 +38,28 @@ describe('bench report', () => {
     expect(targetMet({ ...base, ratio: 0.4, target: 'report only' })).toBeUndefined();
   });
 
-  it('prints the five named columns and a verdict', () => {
+  it('prints the named columns and a verdict', () => {
     const table = formatBenchTable([{ name: 'decode', ours: 2, baseline: 1, ratio: 2, target: '<= 3', unit: 'ns' }]);
     expect(table.split('\n')).toEqual([
-      'name    ours     baseline  ratio  target  met',
-      'decode  2.00 ns  1.00 ns   2.000  <= 3    yes',
+      'name    ours     baseline  ratio  floor  target  met',
+      'decode  2.00 ns  1.00 ns   2.000  -      <= 3    yes',
     ]);
+  });
+
+  it('judges a target derived from the floor measured in the same run, and prints the floor beside it', () => {
+    const base = { name: 'n', ours: 1, baseline: 1, unit: '' };
+    expect(targetMet({ ...base, ratio: 1.3, floor: 1.2, target: '<= floor × 1.15' })).toBe(true);
+    expect(targetMet({ ...base, ratio: 1.4, floor: 1.2, target: '<= floor × 1.15' })).toBe(false);
+    expect(targetMet({ ...base, ratio: 1.4, floor: 1.2, target: '<= floor + 0.25' })).toBe(true);
+    expect(targetMet({ ...base, ratio: 1.2, floor: 1.2, target: '<= floor' })).toBe(true);
+    expect(targetMet({ ...base, ratio: 0.5, floor: 0.9, target: '>= floor * 0.5' })).toBe(true);
+    // A floor target whose floor was not measured is a miss, never a pass.
+    expect(targetMet({ ...base, ratio: 0.1, target: '<= floor × 2' })).toBe(false);
+    const line = `${BENCH_LINE_PREFIX}${JSON.stringify({ name: 'osc', ours: 13, baseline: 10, floor: 1.2, target: '<= floor × 1.15' })}`;
+    const parsed = parseBenchLine(line);
+    expect(parsed?.floor).toBe(1.2);
+    expect(formatBenchTable([parsed as never]).split('\n')[1]).toBe(
+      'osc   13.00  10.00     1.300  1.200  <= floor × 1.15  yes',
+    );
   });
 });

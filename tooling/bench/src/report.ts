@@ -5,8 +5,17 @@ export interface BenchResult {
   baseline: number;
   /** `ours / baseline` unless the bench sets it (for example a throughput ratio). */
   ratio: number;
-  /** Human-readable target, `<= 1.5` or `>= 0.5`, judged against `ratio`. */
+  /**
+   * Human-readable target judged against `ratio`: a fixed bound (`<= 1.5`, `>= 0.5`) or one
+   * derived from the row's `floor` (`<= floor × 1.15`, `<= floor + 0.5`).
+   */
   target: string;
+  /**
+   * The ratio, against the same baseline and in the same run, of the least work the row's job
+   * needs (for example: find the frames and strip them, without validating); printed beside the
+   * row. A target that names `floor` is missed when the row has none.
+   */
+  floor?: number;
   unit: string;
   /**
    * What varies from run to run (sample counts, p50s), shown after the name; the name alone stays
@@ -34,17 +43,35 @@ export function parseBenchLine(line: string): BenchResult | undefined {
       target: typeof value.target === 'string' ? value.target : '',
       unit: typeof value.unit === 'string' ? value.unit : '',
       ...(typeof value.detail === 'string' && value.detail !== '' ? { detail: value.detail } : {}),
+      ...(typeof value.floor === 'number' ? { floor: value.floor } : {}),
     };
   } catch {
     return undefined;
   }
 }
 
-/** `true`/`false` when the target reads `<= N`, `< N`, `>= N` or `> N`; `undefined` otherwise. */
-export function targetMet(result: BenchResult): boolean | undefined {
-  const match = /^\s*(<=|>=|<|>|≤|≥)\s*([0-9.]+)/.exec(result.target);
+const TARGET_PATTERN = /^\s*(<=|>=|<|>|≤|≥)\s*(?:(floor)\s*(?:([×x*+])\s*([0-9.]+))?|([0-9.]+))/;
+
+/**
+ * The bound a target sets: a number, `floor × k` / `floor + k` of the row's floor; `null` when the
+ * target names a floor the row lacks; `undefined` for a target that is not a bound (`info`).
+ */
+export function targetBound(result: Pick<BenchResult, 'target' | 'floor'>): number | null | undefined {
+  const match = TARGET_PATTERN.exec(result.target);
   if (!match) return undefined;
-  const bound = Number(match[2]);
+  if (match[2] === undefined) return Number(match[5]);
+  if (typeof result.floor !== 'number' || !Number.isFinite(result.floor)) return null;
+  const k = match[4] === undefined ? undefined : Number(match[4]);
+  if (k === undefined) return result.floor;
+  return match[3] === '+' ? result.floor + k : result.floor * k;
+}
+
+/** `true`/`false` when the target reads `<= N`, `< N`, `>= N`, `> N` (or a floor bound); `undefined` otherwise. */
+export function targetMet(result: BenchResult): boolean | undefined {
+  const match = TARGET_PATTERN.exec(result.target);
+  const bound = targetBound(result);
+  if (!match || bound === undefined) return undefined;
+  if (bound === null) return false;
   switch (match[1]) {
     case '<=':
     case '≤':
@@ -57,6 +84,11 @@ export function targetMet(result: BenchResult): boolean | undefined {
     default:
       return result.ratio > bound;
   }
+}
+
+/** A row's floor as the tables print it (`-` for none). */
+export function formatFloor(r: Pick<BenchResult, 'floor'>): string {
+  return typeof r.floor === 'number' ? r.floor.toFixed(3) : '-';
 }
 
 /** A row's name with its run's detail, as the tables print it. */
@@ -72,7 +104,7 @@ export function formatNumber(value: number, unit: string): string {
 
 /** Renders the `name  ours  baseline  ratio  target` table, one row per result. */
 export function formatBenchTable(results: readonly BenchResult[]): string {
-  const header = ['name', 'ours', 'baseline', 'ratio', 'target', 'met'];
+  const header = ['name', 'ours', 'baseline', 'ratio', 'floor', 'target', 'met'];
   const rows = results.map((r) => {
     const met = targetMet(r);
     return [
@@ -80,6 +112,7 @@ export function formatBenchTable(results: readonly BenchResult[]): string {
       formatNumber(r.ours, r.unit),
       formatNumber(r.baseline, r.unit),
       r.ratio.toFixed(3),
+      formatFloor(r),
       r.target,
       met === undefined ? 'info' : met ? 'yes' : 'NO',
     ];

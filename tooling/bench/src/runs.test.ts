@@ -36,8 +36,18 @@ describe('bench runs', () => {
   it("prints the worst run next to the median run, with the worst run's detail", () => {
     const table = formatRunsTable(aggregateRuns([[r('p99', 0.5, '<= 1', 'p50 2')], [r('p99', 0.9, '<= 1', 'p50 4')]]));
     expect(table.split('\n')).toEqual([
-      'name (worst run)  worst    median   baseline  ratio  median ratio  target  met',
-      'p99 (p50 4)       9.00 ms  5.00 ms  10.00 ms  0.900  0.500         <= 1    yes',
+      'name (worst run)  worst    median   baseline  ratio  median ratio  floor  target  met',
+      'p99 (p50 4)       9.00 ms  5.00 ms  10.00 ms  0.900  0.500         -      <= 1    yes',
     ]);
+  });
+
+  it("judges a floor target by the distance to its own run's bound, not by the ratio alone", () => {
+    const withFloor = (ratio: number, floor: number): BenchResult => ({ ...r('osc', ratio, '<= floor × 1.1'), floor });
+    // Run 2 has the highest ratio but its floor rose too; run 3 is the one over its bound.
+    const rows = aggregateRuns([[withFloor(1.2, 1.15)], [withFloor(1.5, 1.5)], [withFloor(1.4, 1.2)]]);
+    expect(rows[0]?.worst.ratio).toBe(1.4);
+    expect(runsRowMet(rows[0] as never)).toBe(false);
+    expect(runsRowMet(aggregateRuns([[withFloor(1.2, 1.15)], [withFloor(1.5, 1.5)]])[0] as never)).toBe(true);
+    expect(formatRunsTable(rows).split('\n')[1]).toContain('1.200  <= floor × 1.1');
   });
 });

@@ -1,4 +1,4 @@
-import { type BenchResult, displayName, formatNumber, targetMet } from './report.ts';
+import { type BenchResult, displayName, formatFloor, formatNumber, targetBound, targetMet } from './report.ts';
 
 /** One row over every run of `--runs N`: its worst run, its median run, and how many runs had it. */
 export interface RunsRow {
@@ -16,9 +16,17 @@ function badness(target: string): 1 | -1 {
   return /^\s*(>=|>|≥)/.test(target) ? -1 : 1;
 }
 
-/** Sort key: larger is worse; a ratio that is not a number (a stage that never happened) is the worst. */
+/**
+ * Sort key: larger is worse; a ratio that is not a number (a stage that never happened), or a
+ * floor target without its floor, is the worst. A floor target is judged by the ratio's distance
+ * to its bound in that run, since the floor moves from run to run too.
+ */
 function worseness(r: BenchResult): number {
-  return Number.isNaN(r.ratio) ? Number.POSITIVE_INFINITY : badness(r.target) * r.ratio;
+  if (Number.isNaN(r.ratio)) return Number.POSITIVE_INFINITY;
+  if (!/floor/.test(r.target)) return badness(r.target) * r.ratio;
+  const bound = targetBound(r);
+  if (bound === null) return Number.POSITIVE_INFINITY;
+  return badness(r.target) * (r.ratio - (bound ?? 0));
 }
 
 /**
@@ -59,9 +67,9 @@ export function runsRowMet(row: RunsRow): boolean | undefined {
   return met && row.seen === row.runs;
 }
 
-/** Renders `name  worst  median  baseline  ratio (worst)  ratio (median)  target  met` (met: in the worst run). */
+/** Renders `name  worst  median  baseline  ratio (worst)  ratio (median)  floor  target  met` (met: in the worst run). */
 export function formatRunsTable(rows: readonly RunsRow[]): string {
-  const header = ['name (worst run)', 'worst', 'median', 'baseline', 'ratio', 'median ratio', 'target', 'met'];
+  const header = ['name (worst run)', 'worst', 'median', 'baseline', 'ratio', 'median ratio', 'floor', 'target', 'met'];
   const cells = rows.map((row) => {
     const met = runsRowMet(row);
     const { worst, median } = row;
@@ -72,6 +80,7 @@ export function formatRunsTable(rows: readonly RunsRow[]): string {
       formatNumber(worst.baseline, worst.unit),
       worst.ratio.toFixed(3),
       median.ratio.toFixed(3),
+      formatFloor(worst),
       worst.target,
       met === undefined ? 'info' : met ? 'yes' : 'NO',
     ];

@@ -152,10 +152,14 @@ const backlogTimer = setInterval(() => {
     backlogSamples[worker] = list;
   });
 }, BACKLOG_SAMPLE_MS);
+const evaluationsSoFar = (): number =>
+  panes.reduce((sum, p) => sum + (host.livePane(p.handle)?.counters.evaluations ?? 0), 0);
 const cpuStart = process.cpuUsage();
 const wallStart = now();
+const evaluationsStart = evaluationsSoFar();
 await new Promise((r) => setTimeout(r, SECONDS * 1000));
 const cpu = process.cpuUsage(cpuStart);
+const evaluations = evaluationsSoFar() - evaluationsStart;
 clearInterval(backlogTimer);
 const windowEnd = now();
 const wallSec = (now() - wallStart) / 1000;
@@ -276,6 +280,7 @@ process.stdout.write(
     eventLoopDelayP99Ms: Math.max(0, eld.percentile(99) / 1e6 - ELD_RESOLUTION_MS),
     cpuPercent: (cpuSec / wallSec) * 100,
     cpuSecPerPaneSecond: cpuSec / (PANES * wallSec),
+    evaluationsPerSecond: evaluations / wallSec,
     rssPerPaneMb: (rssAfter - rssBefore) / 1024 / 1024 / PANES,
   })}\n`,
 );

@@ -40,6 +40,8 @@ export interface LivePane {
   verdict: Verdict | null;
   /** When the host published {@link verdict} (ms since the epoch), or null before the first. */
   verdictAt: number | null;
+  /** The analysis {@link verdict} was published from (the journal explains it), or null before the first. */
+  verdictAnalysis: PaneAnalysis | null;
   lastOutputAt: number;
   /** A prompt was injected into the current generation (tui-idle rule). */
   acceptedPrompt: boolean;
@@ -157,6 +159,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
         const { verdict } = analysis;
         if (previous === null || verdictKey(previous) !== verdictKey(verdict)) {
           pane.verdict = verdict;
+          pane.verdictAnalysis = analysis;
           changed = true;
           opts.onVerdict(pane, verdict, previous);
         }
@@ -247,6 +250,7 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     exit: null,
     verdict: null,
     verdictAt: null,
+    verdictAnalysis: null,
     lastOutputAt: opts.now(),
     acceptedPrompt: false,
     sessionId: null,

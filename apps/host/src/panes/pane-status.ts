@@ -1,6 +1,7 @@
 import {
   type AgentId,
   analysePane,
+  appendStableRow,
   createHookNormalizer,
   createOscStatusParser,
   createScreenWaitStamp,
@@ -9,8 +10,8 @@ import {
   evaluatePane,
   evaluateSendGuard,
   evaluateTuiIdle,
+  explainAnalysis,
   explainPane,
-  freezeStatusRow,
   isAgentId,
   type PaneAnalysis,
   type PaneEvidence,
@@ -73,8 +74,12 @@ export interface PaneStatus {
   settle(maxMs?: number): Promise<boolean>;
   /** The verdict of the evidence as it is now (no wait for the screen), with the rule that decided it. */
   analyse(): Promise<PaneAnalysis>;
-  /** The verdict of the evidence now, with the rule that decided it and the evidence as recorded. */
-  explain(): Promise<{ explanation: VerdictExplanation; recorded: RecordedEvidence }>;
+  /**
+   * The verdict of the evidence now, with the rule that decided it and the evidence as recorded.
+   * Given an analysis {@link analyse} returned, explains that one (the evidence it read then)
+   * without evaluating again.
+   */
+  explain(analysis?: PaneAnalysis): Promise<{ explanation: VerdictExplanation; recorded: RecordedEvidence }>;
   tuiIdle(opts: { lastOutputAt: number; acceptedPromptThisGeneration: boolean }): ReturnType<typeof evaluateTuiIdle>;
   sendGuard(verdict: PaneVerdict, firstCheckAt: number): ReturnType<typeof evaluateSendGuard>;
   /** Flushes a carried OSC frame at exit. */
@@ -97,6 +102,8 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
   const screenStamp = createScreenWaitStamp();
   // Why: a new frozen list per change lets the engine validate and scan it once, not per evaluation.
   let rows: readonly StatusRow[] = Object.freeze([]);
+  /** The evidence each analysis read, so {@link PaneStatus.explain} can explain it later. */
+  const analysed = new WeakMap<PaneAnalysis, PaneEvidence>();
   let agent: AgentId | null = null;
   let waitBlockedAt: number | null = null;
   let recheckTimer: ReturnType<typeof setTimeout> | null = null;
@@ -113,10 +120,8 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
   };
 
   const keep = (row: StatusRow): void => {
-    // Why: frozen rows are validated once by the engine, not at every evaluation of the pane.
-    const kept = rows.length >= PANE_STATUS_ROWS_KEPT ? rows.slice(1 - PANE_STATUS_ROWS_KEPT) : [...rows];
-    kept.push(freezeStatusRow(row));
-    rows = Object.freeze(kept);
+    // Why: a stable list is validated and scanned once by the engine, and only its new row is read.
+    rows = appendStableRow(rows, row, PANE_STATUS_ROWS_KEPT);
   };
   const applyStamp = (result: { waitBlockedAt: number | null; recheckAt?: number }): void => {
     waitBlockedAt = result.waitBlockedAt;
@@ -221,10 +226,17 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       clearTimeout(timer);
       return true;
     },
-    analyse() {
-      return analysePane(this.evidence(), { wait: true });
+    async analyse() {
+      const evidence = this.evidence();
+      const analysis = await analysePane(evidence, { wait: true });
+      analysed.set(analysis, evidence);
+      return analysis;
     },
-    explain() {
+    explain(analysis) {
+      const evidence = analysis && analysed.get(analysis);
+      // Why: the journal explains the very analysis a verdict was published from; evaluating again
+      // cost a second fusion and foreground read per transition under a hook storm.
+      if (analysis && evidence) return explainAnalysis(analysis, evidence);
       return explainPane(this.evidence(), { wait: true });
     },
     tuiIdle(opts) {

@@ -31,8 +31,8 @@ export interface TransitionJournal {
 }
 
 /**
- * The journal of verdict transitions. Each is explained right after it is published (the pane's
- * evidence then), in order per pane, stored with the evidence (`TRANSITIONS_KEPT_PER_PANE` per
+ * The journal of verdict transitions. Each is explained from the analysis it was published from
+ * (else from the pane's evidence right after), in order per pane, stored with the evidence (`TRANSITIONS_KEPT_PER_PANE` per
  * pane) and handed to listeners (notifications).
  */
 export function createTransitionJournal(o: {
@@ -62,8 +62,10 @@ export function createTransitionJournal(o: {
       const exit = pane.exit
         ? { code: pane.exit.code, signal: pane.exit.signal, cause: pane.exit.cause ?? 'exit' }
         : undefined;
+      // Why: the analysis the verdict was published from, taken now (a later one may replace it).
+      const analysis = pane.verdict === verdict ? pane.verdictAnalysis : null;
       const run = async (): Promise<void> => {
-        const { explanation, recorded } = await pane.status.explain();
+        const { explanation, recorded } = await pane.status.explain(analysis ?? undefined);
         const t: Transition = {
           handle,
           at,

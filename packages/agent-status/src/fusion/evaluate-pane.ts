@@ -54,6 +54,8 @@ export interface PaneAnalysis {
   liveTitle: boolean;
   explicit: StatusRow | undefined;
   foreground(): Promise<ForegroundView>;
+  /** What the foreground probe answered, when this evaluation read it (for recorded evidence). */
+  probeAnswers(): ProbeAnswers | undefined;
 }
 
 const NO_TITLE: TitleClass = { status: null, agent: null, kind: 'none' };
@@ -74,13 +76,26 @@ function mapRow(row: StatusRow): AgentStatus {
 }
 
 const NO_PROBE: ForegroundView = Object.freeze({ unreadable: false, agent: null, shellOwns: false });
-const NO_PROBE_READ = (): Promise<ForegroundView> => Promise.resolve(NO_PROBE);
+/** What the probe answered in one evaluation (absent: not read, or it failed or timed out). */
+export interface ProbeAnswers {
+  read: string | null;
+  confirm?: string | null;
+}
 
-function readForeground(e: PaneEvidence, gate: ProbeGate): () => Promise<ForegroundView> {
+/** The foreground read of one evaluation (at most once), and what the probe answered to it. */
+interface ForegroundReader {
+  (): Promise<ForegroundView>;
+  answers(): ProbeAnswers | undefined;
+}
+
+const NO_PROBE_READ: ForegroundReader = Object.assign(() => Promise.resolve(NO_PROBE), { answers: () => undefined });
+
+function readForeground(e: PaneEvidence, gate: ProbeGate): ForegroundReader {
   const probe = e.probe;
   if (!probe) return NO_PROBE_READ;
   let memo: Promise<ForegroundView> | undefined;
-  return () => {
+  let answers: ProbeAnswers | undefined;
+  const read = () => {
     memo ??= (async (): Promise<ForegroundView> => {
       let reading: ProbeReading | 'timeout';
       try {
@@ -89,6 +104,7 @@ function readForeground(e: PaneEvidence, gate: ProbeGate): () => Promise<Foregro
         return { unreadable: true, agent: null, shellOwns: false };
       }
       if (reading === 'timeout') return { unreadable: true, agent: null, shellOwns: false };
+      answers = { read: reading.cheap, ...(probe.confirm ? { confirm: reading.confirmed } : {}) };
       const confirmedAgent = recognise(reading.confirmed);
       const agent = recognise(reading.cheap) ?? confirmedAgent;
       const firstToken = reading.cheap?.trim().split(/\s+/)[0];
@@ -97,6 +113,7 @@ function readForeground(e: PaneEvidence, gate: ProbeGate): () => Promise<Foregro
     })();
     return memo;
   };
+  return Object.assign(read, { answers: () => answers });
 }
 
 /**
@@ -138,7 +155,7 @@ interface PaneFacts {
   e: PaneEvidence;
   wait: boolean;
   probed: boolean;
-  foreground: () => Promise<ForegroundView>;
+  foreground: ForegroundReader;
   window: MatchWindow;
   signal: BlockedSignal | null;
   title: TitleClass;
@@ -248,6 +265,7 @@ function analysisOf(
     title: f.title,
     liveTitle: f.liveTitle,
     foreground: f.foreground,
+    probeAnswers: f.foreground.answers,
     explicit: f.explicit,
     verdict: agentWait === undefined ? { status, isRunningAgent } : { status, isRunningAgent, agentWait },
   };

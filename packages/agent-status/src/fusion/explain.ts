@@ -1,6 +1,12 @@
 import { findMenuShape } from '../screen/selection-menus.ts';
 import type { PaneEvidence, PaneVerdict, StatusRow } from '../types.ts';
-import { analysePane, type EvaluateOptions, evaluatePane, type VerdictRule } from './evaluate-pane.ts';
+import {
+  analysePane,
+  type EvaluateOptions,
+  evaluatePane,
+  type PaneAnalysis,
+  type VerdictRule,
+} from './evaluate-pane.ts';
 import { isPermissionRow } from './explicit-row.ts';
 import { createProbeGate } from './probe-gate.ts';
 
@@ -64,27 +70,26 @@ export async function explainPane(
   evidence: PaneEvidence,
   options: EvaluateOptions = {},
 ): Promise<{ explanation: VerdictExplanation; recorded: RecordedEvidence }> {
-  const { probe, ...rest } = evidence;
-  const answers: { read?: string | null; confirm?: string | null } = {};
-  const recordingProbe = probe && {
-    read: async () => {
-      answers.read = await probe.read();
-      return answers.read;
-    },
-    ...(probe.confirm
-      ? {
-          confirm: async () => {
-            answers.confirm = (await probe.confirm?.()) ?? null;
-            return answers.confirm;
-          },
-        }
-      : {}),
-  };
   // Why: a gate of its own, so the probe read is this one (a shared gate may hand back another flight).
-  const analysis = await analysePane(recordingProbe ? { ...rest, probe: recordingProbe } : rest, {
-    ...options,
-    gate: options.gate ?? createProbeGate(),
-  });
+  const analysis = await analysePane(evidence, { ...options, gate: options.gate ?? createProbeGate() });
+  return explainAnalysis(analysis, evidence);
+}
+
+/**
+ * Explains an analysis {@link analysePane} already made of `evidence`, so a host that evaluated a
+ * pane explains the verdict it published without evaluating the pane again (the probe's answers
+ * are the ones that analysis read).
+ *
+ * @example
+ * const analysis = await analysePane(evidence);
+ * const { explanation } = await explainAnalysis(analysis, evidence);
+ */
+export async function explainAnalysis(
+  analysis: PaneAnalysis,
+  evidence: PaneEvidence,
+): Promise<{ explanation: VerdictExplanation; recorded: RecordedEvidence }> {
+  const { probe: _probe, ...rest } = evidence;
+  const answers = analysis.probeAnswers();
   const { verdict, rule, explicit, signal, title, liveTitle, window } = analysis;
   const explanation: VerdictExplanation = {
     verdict,
@@ -116,7 +121,7 @@ export async function explainPane(
   }
   if (rest.title && typeof rest.title.text === 'string')
     explanation.evidence.title = { text: rest.title.text, kind: title.kind, live: liveTitle };
-  if (answers.read !== undefined) {
+  if (answers !== undefined) {
     const fg = await analysis.foreground();
     explanation.evidence.process = { agent: fg.agent, shellOwns: fg.shellOwns };
   }
@@ -131,9 +136,7 @@ export async function explainPane(
     explanation.overrode.push(`a ${signal.reason} prompt on the screen (not proven live: cleared by newer evidence)`);
   const recorded: RecordedEvidence = {
     ...rest,
-    ...(answers.read !== undefined
-      ? { probeAnswers: { read: answers.read, ...(answers.confirm !== undefined ? { confirm: answers.confirm } : {}) } }
-      : {}),
+    ...(answers !== undefined ? { probeAnswers: { ...answers } } : {}),
   };
   return { explanation, recorded };
 }

@@ -1,4 +1,4 @@
-import { isStableRowList } from '../hooks/row-schema.ts';
+import { isStableRowList, stableListStep } from '../hooks/row-schema.ts';
 import { AGENT_STATUS_STALE_AFTER_MS, PERMISSION_DIALOG_DRAW_GRACE_MS } from '../limits.ts';
 import type { StatusRow } from '../types.ts';
 
@@ -26,25 +26,56 @@ export function pickExplicitRow(
  * applies to (a tool id or `dialog: true`) with no later non-permission row. Null when none.
  */
 export function pendingDialogRowAt(rows: readonly StatusRow[]): number | null {
-  if (!isStableRowList(rows)) return newestPendingDialog(rows);
-  let at = pendingOfStable.get(rows);
-  if (at === undefined) {
-    at = newestPendingDialog(rows);
-    pendingOfStable.set(rows, at);
-  }
-  return at;
+  const { dialog, other } = isStableRowList(rows) ? stableDialogSummary(rows) : dialogSummary(rows);
+  return dialog !== null && dialog >= other ? dialog : null;
 }
 
-const pendingOfStable = new WeakMap<readonly StatusRow[], number | null>();
+/** The newest arrival of a dialog row (null: none) and of any other non-permission row. */
+interface DialogSummary {
+  readonly dialog: number | null;
+  readonly other: number;
+}
 
-function newestPendingDialog(rows: readonly StatusRow[]): number | null {
+const summaryOfStable = new WeakMap<readonly StatusRow[], DialogSummary>();
+
+/**
+ * The summary of a stable list, kept per list; a list made by appending one row to a summarised
+ * list is summarised from that one row, unless a dropped row held one of the newest arrivals.
+ */
+function stableDialogSummary(rows: readonly StatusRow[]): DialogSummary {
+  let summary = summaryOfStable.get(rows);
+  if (summary !== undefined) return summary;
+  const step = stableListStep(rows);
+  const prior = step && summaryOfStable.get(step.prior);
+  if (step && prior && !dropsNewest(step.prior, step.dropped, prior)) summary = withRow(prior, step.added);
+  else summary = dialogSummary(rows);
+  summaryOfStable.set(rows, summary);
+  return summary;
+}
+
+function dropsNewest(prior: readonly StatusRow[], dropped: number, s: DialogSummary): boolean {
+  for (let i = 0; i < dropped; i++) {
+    const row = prior[i];
+    if (row && (row.receivedAt === s.dialog || row.receivedAt === s.other)) return true;
+  }
+  return false;
+}
+
+function withRow(s: DialogSummary, row: StatusRow): DialogSummary {
+  if (isDialogRow(row))
+    return { dialog: s.dialog === null ? row.receivedAt : Math.max(s.dialog, row.receivedAt), other: s.other };
+  if (!isPermissionRow(row)) return { dialog: s.dialog, other: Math.max(s.other, row.receivedAt) };
+  return s;
+}
+
+function dialogSummary(rows: readonly StatusRow[]): DialogSummary {
   let dialog: number | null = null;
   let other = Number.NEGATIVE_INFINITY;
   for (const row of rows) {
     if (isDialogRow(row)) dialog = dialog === null ? row.receivedAt : Math.max(dialog, row.receivedAt);
     else if (!isPermissionRow(row)) other = Math.max(other, row.receivedAt);
   }
-  return dialog !== null && dialog >= other ? dialog : null;
+  return { dialog, other };
 }
 
 function isDialogRow(row: StatusRow): boolean {
@@ -81,14 +112,19 @@ function stableBest(rows: readonly StatusRow[], heal: boolean): StatusRow | unde
 }
 
 function newestExplicit(rows: readonly StatusRow[], healDeniedOnScreen: boolean): StatusRow | undefined {
+  // Why: one pass for the newest non-permission arrival makes the deny-healing test O(1) per row
+  // (it was a scan of the list per dialog row).
+  let newestOther = Number.NEGATIVE_INFINITY;
+  for (const row of rows) if (!isPermissionRow(row) && row.receivedAt > newestOther) newestOther = row.receivedAt;
+  const ignored = (row: StatusRow): boolean => isIgnoredByDenyHealing(row, newestOther, healDeniedOnScreen);
   let floor = Number.NEGATIVE_INFINITY;
   for (const row of rows) {
-    if (isIgnoredByDenyHealing(row, rows, healDeniedOnScreen) && row.receivedAt > floor) floor = row.receivedAt;
+    if (ignored(row) && row.receivedAt > floor) floor = row.receivedAt;
   }
   let best: StatusRow | undefined;
   for (const row of rows) {
     if (row.receivedAt < floor) continue;
-    if (isIgnoredByDenyHealing(row, rows, healDeniedOnScreen)) continue;
+    if (ignored(row)) continue;
     if (
       !best ||
       row.receivedAt > best.receivedAt ||
@@ -102,8 +138,8 @@ function newestExplicit(rows: readonly StatusRow[], healDeniedOnScreen: boolean)
 
 // Why: a Claude deny fires no hook, and an approval fires the next one only when the tool ends, so a
 // PermissionRequest row would otherwise outlive its dialog.
-function isIgnoredByDenyHealing(row: StatusRow, rows: readonly StatusRow[], healOnScreen: boolean): boolean {
+function isIgnoredByDenyHealing(row: StatusRow, newestOther: number, healOnScreen: boolean): boolean {
   if (!isDialogRow(row)) return false;
   if (healOnScreen) return true;
-  return rows.some((other) => !isPermissionRow(other) && other.receivedAt > row.receivedAt);
+  return newestOther > row.receivedAt;
 }

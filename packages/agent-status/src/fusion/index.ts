@@ -4,9 +4,11 @@ export {
   evaluatePane,
   type ForegroundView,
   type PaneAnalysis,
+  type ProbeAnswers,
   type VerdictRule,
 } from './evaluate-pane.ts';
 export {
+  explainAnalysis,
   explainPane,
   type RecordedEvidence,
   replayExplanation,

@@ -45,7 +45,7 @@ export const timerDelay: Delay = (ms, signal) =>
  */
 export function createProbeGate(options: { timeoutMs?: number; delay?: Delay } = {}): ProbeGate {
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
-  const delay = options.delay ?? timerDelay;
+  const delay = options.delay;
   const flights = new Map<string, Promise<ProbeReading>>();
 
   function start(ptyId: string, probe: ForegroundProbe): Promise<ProbeReading> {
@@ -76,6 +76,21 @@ export function createProbeGate(options: { timeoutMs?: number; delay?: Delay } =
   return {
     async run(ptyId, probe) {
       const flight = flights.get(ptyId) ?? start(ptyId, probe);
+      if (delay === undefined) {
+        // Why: the default bound is a plain timer; an AbortController (and its abort event) per
+        // probe was a visible share of a host evaluating a thousand panes a second.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        try {
+          return await Promise.race([
+            flight,
+            new Promise<'timeout'>((resolve) => {
+              timer = setTimeout(() => resolve('timeout'), timeoutMs);
+            }),
+          ]);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
       const abort = new AbortController();
       try {
         return await Promise.race([flight, delay(timeoutMs, abort.signal).then(() => 'timeout' as const)]);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StatusRow } from '../types.ts';
-import { freezeStatusRow, validRows } from './row-schema.ts';
+import { appendStableRow, freezeStatusRow, isStableRowList, validRowList, validRows } from './row-schema.ts';
 
 const row = (patch: Partial<StatusRow> = {}): StatusRow => ({
   state: 'working',
@@ -87,5 +87,39 @@ describe('validRows', () => {
     const r = freezeStatusRow(row({ subagents: [{ id: 'a', state: 'working', startedAt: 1 }] }));
     expect(Object.isFrozen(r) && Object.isFrozen(r.subagents) && Object.isFrozen(r.subagents?.[0])).toBe(true);
     expect(validRows([r])[0]).toBe(validRows([r])[0]);
+  });
+});
+
+describe('appendStableRow', () => {
+  it('keeps the newest rows, drops an invalid one, and hands back a list validRowList returns unchanged', () => {
+    let rows: readonly StatusRow[] = Object.freeze([]);
+    for (let i = 1; i <= 5; i++) rows = appendStableRow(rows, row({ receivedAt: i }), 3);
+    expect(rows.map((r) => r.receivedAt)).toEqual([3, 4, 5]);
+    expect(isStableRowList(rows) && validRowList(rows) === rows).toBe(true);
+    const same = appendStableRow(rows, { state: 'bogus' }, 3);
+    expect(same).toBe(rows);
+    expect(Object.isFrozen(rows) && rows.every((r) => Object.isFrozen(r))).toBe(true);
+  });
+
+  it('gives the same rows as validating the appended list whole (any rows, any order)', () => {
+    fc.assert(
+      fc.property(fc.array(anyRow, { maxLength: 12 }), fc.integer({ min: 1, max: 6 }), (input, max) => {
+        let stable = appendStableRow([], null, max);
+        let plain: unknown[] = [];
+        for (const r of input) {
+          stable = appendStableRow(stable, r, max);
+          if (validRows([r]).length === 1) plain = [...plain, r].slice(-max);
+        }
+        expect(stable).toEqual(validRows(plain));
+        expect(validRowList(stable)).toBe(stable);
+      }),
+    );
+  });
+
+  it('an open list given first is copied, not frozen in place', () => {
+    const open = [row({ receivedAt: 1 })];
+    const next = appendStableRow(open, row({ receivedAt: 2 }), 4);
+    expect(Object.isFrozen(open) || Object.isFrozen(open[0])).toBe(false);
+    expect(next.map((r) => r.receivedAt)).toEqual([1, 2]);
   });
 });

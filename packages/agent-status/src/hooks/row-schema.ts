@@ -107,8 +107,56 @@ export function validRowList(rows: readonly unknown[] | undefined): readonly Sta
   if (!rows.every((r) => typeof r === 'object' && r !== null && isDeepFrozenRow(r))) return valid;
   const stable = Object.freeze(valid);
   validatedLists.set(rows, stable);
+  validatedLists.set(stable, stable);
   stableLists.add(stable);
   return stable;
+}
+
+/**
+ * A list kept by appending: `list`'s newest rows (at most `max` with the new one) plus `row`,
+ * validated once, as a stable list {@link validRowList} hands back unchanged. Only the new row is
+ * validated (a stable `list` is not read again), so a pane receiving a hook event per few
+ * milliseconds pays for one row, not its whole list. An invalid `row` is dropped.
+ *
+ * @example
+ * let rows = appendStableRow([], { state: 'working', source: 'claude', via: 'hook', receivedAt: 1 }, 64);
+ * validRowList(rows) === rows; // true
+ */
+export function appendStableRow(list: readonly unknown[], row: unknown, max: number): readonly StatusRow[] {
+  const listed = validRowList(Object.isFrozen(list) ? list : Object.freeze([...list]));
+  // Why: a stable list holds only deep-frozen rows that were validated; copies of open rows are frozen.
+  const prior = isStableRowList(listed)
+    ? listed
+    : listed.map((r) => {
+        const frozen = isDeepFrozenRow(r) ? r : freezeStatusRow({ ...r });
+        validatedFrozen.set(frozen, frozen);
+        return frozen;
+      });
+  const valid = typeof row === 'object' && row !== null ? validRows([row])[0] : undefined;
+  if (valid === undefined) return prior;
+  const frozen = Object.isFrozen(valid) ? valid : freezeStatusRow(valid);
+  validatedFrozen.set(frozen, frozen);
+  const next = prior.length >= max ? prior.slice(prior.length - max + 1) : [...prior];
+  next.push(frozen);
+  const stable = Object.freeze(next);
+  validatedLists.set(stable, stable);
+  stableLists.add(stable);
+  appended.set(stable, { prior, dropped: prior.length - (next.length - 1), added: frozen });
+  return stable;
+}
+
+/** How a stable list was made by {@link appendStableRow}: its prior list, rows dropped from its front, the row added. */
+export interface StableListStep {
+  readonly prior: readonly StatusRow[];
+  readonly dropped: number;
+  readonly added: StatusRow;
+}
+
+const appended = new WeakMap<readonly StatusRow[], StableListStep>();
+
+/** The step that made a stable list from another (for summaries kept up to date a row at a time). */
+export function stableListStep(rows: readonly StatusRow[]): StableListStep | undefined {
+  return appended.get(rows);
 }
 
 /** True for a list {@link validRowList} returned from its cache: neither it nor its rows can change. */
