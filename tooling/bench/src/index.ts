@@ -1,5 +1,12 @@
 export { reportBench } from './emit.ts';
-export { type CompareOptions, type Comparison, compareInterleaved, measureMedian } from './measure.ts';
+export {
+  type CompareOptions,
+  type Comparison,
+  compareInterleaved,
+  compareWithFloor,
+  type FloorComparison,
+  measureMedian,
+} from './measure.ts';
 export {
   BENCH_LINE_PREFIX,
   type BenchResult,

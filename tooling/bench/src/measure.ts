@@ -71,3 +71,44 @@ function median(values: number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
+
+/** A {@link Comparison} with the floor measured in the same rounds. */
+export interface FloorComparison extends Comparison {
+  /** Median ns per call of the floor: the least work the row's job needs, done plainly. */
+  floorNs: number;
+  /** `floorNs / baseline` (time rows); a bench of a throughput row inverts it like its ratio. */
+  floor: number;
+}
+
+/**
+ * {@link compareInterleaved} with a third side, the floor (the least work the job needs, written
+ * plainly, for example: find the frames and strip them without validating), timed in the same
+ * rounds in a rotating order, so a target can be set against it (`<= floor × 1.2`).
+ *
+ * @example
+ * const c = await compareWithFloor(() => parse(chunks), () => stripFrames(chunks), () => scan(chunks));
+ * reportBench({ name: 'parser vs scan', ...c, target: '<= floor × 1.2' });
+ */
+export async function compareWithFloor(
+  ours: () => unknown | Promise<unknown>,
+  floor: () => unknown | Promise<unknown>,
+  baseline: () => unknown | Promise<unknown>,
+  { samples = 7, iterations = 1, warmup = 1 }: CompareOptions = {},
+): Promise<FloorComparison> {
+  const sides = [ours, floor, baseline];
+  const times: number[][] = [[], [], []];
+  const timeOne = async (fn: () => unknown | Promise<unknown>) => {
+    const start = performance.now();
+    for (let i = 0; i < iterations; i++) await fn();
+    return ((performance.now() - start) * 1e6) / iterations;
+  };
+  for (let i = 0; i < warmup; i++) for (const fn of sides) await timeOne(fn);
+  for (let s = 0; s < samples; s++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = (s + k) % sides.length;
+      times[side]?.push(await timeOne(sides[side] as () => unknown));
+    }
+  }
+  const [o, f, b] = times.map(median) as [number, number, number];
+  return { ours: o, baseline: b, ratio: o / b, floorNs: f, floor: f / b };
+}

@@ -19,8 +19,8 @@ export interface BlockedSignal {
   startOffset: number;
 }
 
-// Fast negative: every rule needs one of these.
-const SENTINEL =
+/** Fast negative: every rule needs one of these (exported for the classify bench's floor). */
+export const SENTINEL =
   /update available|working directory|just got an upgrade|hooks need review|trust|press enter|press t to|enter [a-z ]{1,24}· esc|permission|run this command|do you want to|would you like to|allow execution|apply this change|esc to cancel|\?\n/;
 const PRESS_ENTER =
   /press enter to (?:confirm|continue|view|insert)|press t to trust|enter (?:to )?[a-z]+ · esc (?:to )?[a-z]+/g;
