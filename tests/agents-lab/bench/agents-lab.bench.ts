@@ -6,11 +6,13 @@ import { reportBench } from '@orca/bench';
 import { type LabRun, startLabRun } from '../src/harness/lab-run.ts';
 import { byPrompt, type Reply } from '../src/model/scenario.ts';
 import { profileFor, screensFor } from '../src/scenarios/index.ts';
-import { reachIdle } from '../src/scenarios/tour.ts';
+import { type AgentScreens, reachIdle } from '../src/scenarios/tour.ts';
 
 const ROUNDS_PER_AGENT = Number(process.env.ORCA_LAB_BENCH_ROUNDS ?? 12);
 const BUDGET_MS = 300;
 const DIALOG_TIMEOUT_MS = 30_000;
+/** How long an answered dialog's turn may take to end: dialog gone, idle prompt, host verdict `idle` (ms). */
+const TURN_END_TIMEOUT_MS = 20_000;
 const BUILDS = (process.env.ORCA_LAB_BENCH_BUILDS?.split(',') ?? ['claude', 'codex', 'gemini']) as readonly string[];
 
 function percentile(values: number[], p: number): number {
@@ -18,7 +20,34 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-async function dialogRound(run: LabRun, marker: RegExp, round: number): Promise<number> {
+/**
+ * Resolves once a direct dispatch may go in: no approval dialog on screen, the agent's idle prompt,
+ * and the host's published verdict `idle`. Rejects after {@link TURN_END_TIMEOUT_MS} naming `what`
+ * and the verdict it last saw.
+ */
+async function untilReadyForPrompt(run: LabRun, screens: AgentScreens, what: string): Promise<void> {
+  const live = run.host.livePane(run.handle);
+  try {
+    await run.waitForScreen(
+      (text) =>
+        !screens.approval.shell.test(text) &&
+        screens.idle({ text, title: run.view().title }) &&
+        live.verdict?.status === 'idle',
+      TURN_END_TIMEOUT_MS,
+      what,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\nhost verdict: ${JSON.stringify(live.verdict)}`, { cause: error });
+  }
+}
+
+async function dialogRound(run: LabRun, screens: AgentScreens, round: number): Promise<number> {
+  const marker = screens.approval.shell;
+  // Why: `dispatchInject` refuses (agent_prompt_blocked) while the host's verdict is still
+  // `permission`. After a quick Esc the dialog leaves the screen at once, but the hook's dialog row
+  // keeps the verdict `permission` until PERMISSION_DIALOG_DRAW_GRACE_MS (1.5 s) after the hook;
+  // a fixed 800 ms pause after the dialog closed missed that every other round.
+  await untilReadyForPrompt(run, screens, `the idle prompt and an idle verdict before dialog ${round}`);
   const live = run.host.livePane(run.handle);
   let shownAt: number | null = null;
   const seen = new Promise<void>((resolve) => {
@@ -45,8 +74,7 @@ async function dialogRound(run: LabRun, marker: RegExp, round: number): Promise<
   await seen;
   const at = await published;
   run.press('\x1b');
-  await run.waitForScreen((t) => !marker.test(t), 20_000, 'the dialog to close');
-  await new Promise((r) => setTimeout(r, 800));
+  await untilReadyForPrompt(run, screens, `dialog ${round} answered and its turn ended`);
   return Math.max(0, at - (shownAt ?? at));
 }
 
@@ -72,18 +100,15 @@ for (const build of BUILDS) {
     if (process.env.ORCA_LAB_BENCH_DEBUG) console.error(build, 'idle');
     for (let i = 0; i < ROUNDS_PER_AGENT; i++) {
       try {
-        samples.push(await dialogRound(run, screens.approval.shell, i));
+        samples.push(await dialogRound(run, screens, i));
       } catch (error) {
         // Why: a bench reports a failed sample; it does not die (issue 28: an agent_prompt_blocked
         // refusal from a dialog still closing ended the whole `pnpm bench` run).
         failedRounds += 1;
         console.error(`${build} round ${i} failed: ${(error as Error).message}`);
-        await run
-          .waitForScreen((t) => !screens.approval.shell.test(t), 20_000, 'the dialog to close')
-          .catch(() => {
-            run.press('\x1b');
-          });
-        await new Promise((r) => setTimeout(r, 1_500));
+        // Why: a dialog the failed round left open is answered; the next round waits for the idle
+        // prompt and verdict itself (and fails, saying so, if they never come).
+        if (screens.approval.shell.test(run.screenText())) run.press('\x1b');
       }
       if (process.env.ORCA_LAB_BENCH_DEBUG) console.error(build, i, samples.at(-1));
     }
