@@ -9,6 +9,42 @@ import { planFor } from '../src/plan/plan-for.ts';
 /** Shell the ratios are judged under. */
 export const BENCH_SHELL = '/bin/sh';
 
+/** The steps of `agent`'s POSIX plan. */
+function stepsOf(agent: AgentId): readonly string[] {
+  return planFor(agent, { os: 'posix', dialect: 'sh' }).steps.map((s) =>
+    s.op === 'captureStdin' && s.policy === 'firstJsonValue' ? 'boundedRead' : s.op,
+  );
+}
+
+/** The floor of a bounded read: the reader program started and reading stdin to its end, nothing else. */
+const BOUNDED_READ = `python3 -c 'import os, sys; sys.stdout.buffer.write(sys.stdin.buffer.read())'`;
+
+/**
+ * The floor of recovering the hook env from ancestors (an agent that strips it): each ancestor's
+ * environ read once (one \`tr\` per hop, at most 8 hops) and its parent taken from its stat line.
+ */
+const RECOVER_ENV = [
+  'p=$PPID; n=0',
+  'while [ "$n" -lt 8 ] && [ "$p" -gt 1 ]; do',
+  `  e=$(tr '\\000' '\\n' <"/proc/$p/environ" 2>/dev/null)`,
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source, not a template
+  '  IFS= read -r s <"/proc/$p/stat"; s=${s##*) }; s=${s#* }; p=${s%% *}; n=$((n + 1))',
+  'done',
+].join('\n');
+
+/**
+ * The least a shell script must do for `agent` before it can post, as shell source: capture stdin
+ * (through a reader program when the agent may hold stdin open), recover the env from ancestors
+ * when the agent strips it. `null`: plain \`cat\` capture and nothing else (no floor beyond it).
+ */
+export function scriptFloor(agent: AgentId): { capture: string; extra: string } | null {
+  const steps = stepsOf(agent);
+  const bounded = steps.includes('boundedRead');
+  const recover = steps.includes('recoverEnv');
+  if (!bounded && !recover) return null;
+  return { capture: bounded ? BOUNDED_READ : 'cat', extra: recover ? RECOVER_ENV : ':' };
+}
+
 /** Writes every agent's POSIX script into a fresh dir. */
 export function benchScripts(): { dir: string; scripts: Record<AgentId, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'hooktpl-bench-'));
