@@ -53,7 +53,7 @@ const STAGE_LABEL: Record<(typeof STAGES)[number] | 'total', string> = {
   'screen settle': 'screen settle (evaluation waiting for the screen worker)',
   evaluation: 'evaluation (fusion)',
   publish: 'publish (verdict stored and told)',
-  total: 'total (POST sent → verdict published)',
+  total: 'total (request written → verdict published)',
 };
 
 function report(

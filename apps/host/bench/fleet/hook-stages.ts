@@ -23,7 +23,7 @@ export const STAGE_SPANS: Readonly<Record<Stage | 'total', string>> = {
   'screen settle': 'that evaluation waiting for the screen worker',
   evaluation: 'fusion of the evidence into a verdict',
   publish: 'verdict → stored and told to listeners',
-  total: 'POST sent → verdict published',
+  total: 'request written → verdict published (the client stage apart)',
 };
 
 /** Stage durations of one event (ms); null where the stage did not happen. */
@@ -46,7 +46,7 @@ export function stagesOf(t: HookTiming, sentAt: number, writtenAt?: number): Sta
     'screen settle': span(t.evaluationAt, t.settledAt),
     evaluation: span(t.settledAt, t.evaluatedAt),
     publish: span(t.evaluatedAt, t.publishedAt),
-    total: span(sentAt, t.publishedAt),
+    total: span(written, t.publishedAt),
   };
 }
 

@@ -216,13 +216,17 @@ let alreadyShown = 0;
 for (const r of results) {
   if (r.expect === null) continue;
   const pane = byKey.get(r.paneKey);
+  // Why: timed from when the request left the driver (its bytes written): the driver's own socket
+  // pool can hold a request back for seconds under the stress load (the "client" stage), which no
+  // agent's hook, one curl per event, ever waits for. The client stage stays a row of its own.
+  const postedAt = r.writtenAt ?? r.sentAt;
   // Why: the status an event brings may already be published (the title or the screen said it
   // first); such an event is counted apart, the others are timed until a verdict shows it.
-  if (pane && statusAt(pane.handle, r.sentAt) === r.expect) {
+  if (pane && statusAt(pane.handle, postedAt) === r.expect) {
     alreadyShown += 1;
     continue;
   }
-  const ms = pane ? firstChangeAfter(pane.handle, r.sentAt, r.expect) : null;
+  const ms = pane ? firstChangeAfter(pane.handle, postedAt, r.expect) : null;
   if (ms === null) noVerdict += 1;
   else hookLatencies.push(ms);
   if (process.env.ORCA_FLEET_DEBUG && pane)
