@@ -71,6 +71,11 @@ export interface PaneEvidence {
   tail?: string | readonly string[];
   screen?: readonly string[];
   waitBlockedAt: number | null;
+  /**
+   * When the host last saw a prompt or menu on the rendered screen (ms; absent or null: not seen).
+   * A permission row's dialog seen after the row and gone now is answered: its draw grace is over.
+   */
+  promptSeenAt?: number | null;
   probe?: ForegroundProbe;
 }
 

@@ -16,6 +16,7 @@ import {
   type PaneAnalysis,
   type PaneEvidence,
   type PaneVerdict,
+  pendingDialogRowAt,
   type RecordedEvidence,
   recognise,
   type StatusRow,
@@ -106,6 +107,8 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
   const analysed = new WeakMap<PaneAnalysis, PaneEvidence>();
   let agent: AgentId | null = null;
   let waitBlockedAt: number | null = null;
+  /** When {@link PaneStatus.evidence} last found a prompt or menu on the rendered screen. */
+  let promptSeenAt: number | null = null;
   let recheckTimer: ReturnType<typeof setTimeout> | null = null;
   let dialogTimer: ReturnType<typeof setTimeout> | null = null;
   // Why: a title outlives the process that set it (an agent that exited leaves `✋ …` behind);
@@ -192,6 +195,11 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       const title = inputs.screen.title();
       const now = inputs.now();
       const screen = inputs.screen.renderedRows();
+      const blockedAt = screenHasContent(screen) ? screenStamp.observe(screen, now) : waitBlockedAt;
+      // Why: a dialog seen on the screen and gone since was answered (its permission row's draw grace
+      // ends); looked for only while such a row waits for its dialog.
+      if (pendingDialogRowAt(rows) !== null && (blockedAt !== null || screenMenuShape({ screen, tail: '' }) !== null))
+        promptSeenAt = now;
       const evidence: PaneEvidence = {
         now,
         ptyId: inputs.ptyId,
@@ -199,7 +207,8 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
         rows,
         tail: inputs.screen.tail(),
         screen,
-        waitBlockedAt: screenHasContent(screen) ? screenStamp.observe(screen, now) : waitBlockedAt,
+        waitBlockedAt: blockedAt,
+        promptSeenAt,
         ...(title ? { title: { text: title.text, live: titleLive(), at: title.at } } : {}),
         ...(inputs.readForeground ? { probe: { read: inputs.readForeground } } : {}),
       };

@@ -203,10 +203,12 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
 
   const rows = validRowList(e.rows as readonly unknown[] | undefined);
   const livePermissionTitle = liveTitle && title.status === 'permission';
-  // Why: the agent draws its dialog a moment after the hook; until then a screen without one heals nothing.
+  // Why: the agent draws its dialog a moment after the hook; until then a screen without one heals
+  // nothing. A dialog the host saw drawn after the row, and gone now, was answered: no grace left.
   const dialogBeingDrawn = (): boolean => {
     const at = pendingDialogRowAt(rows);
-    return at !== null && e.now - at < PERMISSION_DIALOG_DRAW_GRACE_MS;
+    if (at === null || e.now - at >= PERMISSION_DIALOG_DRAW_GRACE_MS) return false;
+    return !(typeof e.promptSeenAt === 'number' && e.promptSeenAt >= at);
   };
   const healOnScreen =
     screenHasContent(e.screen) &&

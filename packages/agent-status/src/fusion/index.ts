@@ -15,7 +15,7 @@ export {
   type VerdictAuthority,
   type VerdictExplanation,
 } from './explain.ts';
-export { dialogDrawGraceEndsAt, isPermissionRow, pickExplicitRow } from './explicit-row.ts';
+export { dialogDrawGraceEndsAt, isPermissionRow, pendingDialogRowAt, pickExplicitRow } from './explicit-row.ts';
 export {
   createProbeGate,
   type Delay,

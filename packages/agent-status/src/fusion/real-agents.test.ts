@@ -112,6 +112,33 @@ describe('rows the real CLIs leave behind', () => {
     expect(dialogDrawGraceEndsAt(row('working', 6369))).toBeNull();
   });
 
+  it('a dialog the host saw drawn after its row and gone now was answered: the grace ends at once (Esc in the lab)', async () => {
+    // The agents-lab dialog bench: Esc ~0.3 s after the PermissionRequest hook; the composer is back,
+    // yet the grace held `permission` for ~1 s more and a prompt sent then was refused.
+    const rows = [row('working', 6284), row('waiting', 6480, { dialog: true })];
+    const composer = ev({
+      rows,
+      screen: ['  Interrupted · What should Claude do instead?', '────', '❯', '────'],
+      title: { text: '✳ Claude Code', live: true, at: 6476 },
+      probe: fg('claude'),
+    });
+    // Seen after the row (the dialog was drawn at ~6880), gone at 7000: answered.
+    expect(await verdict({ ...composer, now: 7000, promptSeenAt: 6900 })).toMatchObject({ status: 'idle' });
+    // Seen only before the row (an earlier prompt), or never: still the grace.
+    expect(await verdict({ ...composer, now: 7000, promptSeenAt: 6400 })).toMatchObject({ status: 'permission' });
+    expect(await verdict({ ...composer, now: 7000, promptSeenAt: null })).toMatchObject({ status: 'permission' });
+    expect(await verdict({ ...composer, now: 7000 })).toMatchObject({ status: 'permission' });
+    // The dialog still on the screen holds, seen or not.
+    const dialog = {
+      ...composer,
+      screen: ['│ Do you want to proceed?', '│ ❯ 1. Yes', '│   2. No, and tell Claude what to do differently (esc)'],
+    };
+    expect(await verdict({ ...dialog, now: 7000, promptSeenAt: 7000 })).toMatchObject({ status: 'permission' });
+    await expect(verdict({ ...composer, now: 7000, promptSeenAt: 'soon' as never })).rejects.toMatchObject({
+      code: 'ORCA_STATUS_INVALID_EVIDENCE',
+    });
+  });
+
   it('a Codex spinner frame in the title just after its Stop is not a new turn; a spinner title later than the frame grace is', async () => {
     const rows = [row('working', 2620, { source: 'codex' }), row('done', 6723, { source: 'codex' })];
     const spinner = (at: number) => ({ text: '⠴ tell me a short story | project', live: true, at });

@@ -8,5 +8,12 @@ export function assertEvidence(e: PaneEvidence): void {
   if (e.waitBlockedAt !== null && (typeof e.waitBlockedAt !== 'number' || !Number.isFinite(e.waitBlockedAt))) {
     invalidEvidence('waitBlockedAt', 'a finite number or null', e.waitBlockedAt);
   }
+  if (
+    e.promptSeenAt !== undefined &&
+    e.promptSeenAt !== null &&
+    (typeof e.promptSeenAt !== 'number' || !Number.isFinite(e.promptSeenAt))
+  ) {
+    invalidEvidence('promptSeenAt', 'a finite number, null or absent', e.promptSeenAt);
+  }
   if (typeof e.ptyId !== 'string' || e.ptyId === '') invalidEvidence('ptyId', 'a non-empty string', e.ptyId);
 }

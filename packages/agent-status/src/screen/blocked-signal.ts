@@ -191,6 +191,23 @@ function toWindow(input: MatchWindow | string | readonly string[]): MatchWindow 
  * // { reason: 'codex-update-prompt', kind: 'modal', line: 'press enter to continue', index: 1, offset: 18 }
  */
 export function findBlockedSignal(input: MatchWindow | string | readonly string[]): BlockedSignal | null {
+  // Why: a frozen window (a frozen screen's, see windowFromScreen) is read by the host's wait stamp
+  // and by every evaluation until the screen changes; its signal is found once.
+  if (typeof input === 'object' && !Array.isArray(input) && Object.isFrozen(input)) {
+    const window = input as MatchWindow;
+    let hit = signalOfFrozenWindow.get(window);
+    if (hit === undefined) {
+      hit = findSignal(window);
+      signalOfFrozenWindow.set(window, hit);
+    }
+    return hit === null ? null : { ...hit };
+  }
+  return findSignal(input);
+}
+
+const signalOfFrozenWindow = new WeakMap<MatchWindow, BlockedSignal | null>();
+
+function findSignal(input: MatchWindow | string | readonly string[]): BlockedSignal | null {
   const { lines } = toWindow(input);
   if (lines.length === 0) return null;
   const j = join(lines);

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MATCH_WINDOW_CHARS, MATCH_WINDOW_LINES } from '../limits.ts';
-import { type MatchWindow, normalizeLine, type WindowLine, windowFromTail } from './match-window.ts';
+import { findBlockedSignal } from './blocked-signal.ts';
+import { type MatchWindow, normalizeLine, type WindowLine, windowFromScreen, windowFromTail } from './match-window.ts';
 
 // The straightforward reading of §5 (slice the bounded tail, split bottom-up, normalize each line):
 // the single-pass window extraction must give exactly this.
@@ -86,5 +87,36 @@ describe('windowFromTail (single pass) ≡ the reference split', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('frozen screens are read once', () => {
+  const rows = [
+    '  Do you trust the files in this folder?',
+    '  /home/u/repo',
+    '❯ 1. Yes, proceed',
+    '  2. No, exit',
+    '  Enter to confirm · Esc to exit',
+  ];
+
+  it('the same frozen window comes back for the same frozen mirror, equal to a fresh read', () => {
+    const mirror = Object.freeze([...rows]);
+    const first = windowFromScreen(mirror);
+    expect(windowFromScreen(mirror)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.lines)).toBe(true);
+    expect(first).toEqual(windowFromScreen([...rows]));
+    // An open array is read afresh every time (it may change).
+    const open = [...rows];
+    expect(windowFromScreen(open)).not.toBe(windowFromScreen(open));
+  });
+
+  it("a frozen window's signal is found once and handed out as a copy, equal to a fresh search", () => {
+    const window = windowFromScreen(Object.freeze([...rows]));
+    const a = findBlockedSignal(window);
+    const b = findBlockedSignal(window);
+    expect(a).not.toBeNull();
+    expect(a).toEqual(b);
+    expect(a).not.toBe(b);
+    expect(a).toEqual(findBlockedSignal(windowFromScreen([...rows])));
   });
 });

@@ -131,8 +131,25 @@ function collectBottomUp(lines: WindowLine[], text: string, base: number): boole
   }
 }
 
-/** Window of rendered viewport rows (top→bottom), bounded like a tail. */
+/** Windows of frozen screens already built: a host hands the same frozen mirror to every reader until it changes. */
+const windowOfFrozenScreen = new WeakMap<readonly string[], MatchWindow>();
+
+/**
+ * Window of rendered viewport rows (top→bottom), bounded like a tail. A frozen `screen` (a host's
+ * settled mirror) is read once: the same frozen window comes back for it; treat windows as read-only.
+ */
 export function windowFromScreen(screen: readonly string[]): MatchWindow {
+  if (!Object.isFrozen(screen)) return readScreen(screen);
+  let window = windowOfFrozenScreen.get(screen);
+  if (window === undefined) {
+    const built = readScreen(screen);
+    window = Object.freeze({ lines: Object.freeze(built.lines) as WindowLine[], from: built.from });
+    windowOfFrozenScreen.set(screen, window);
+  }
+  return window;
+}
+
+function readScreen(screen: readonly string[]): MatchWindow {
   const lines: WindowLine[] = [];
   let chars = 0;
   for (let i = screen.length - 1; i >= 0 && lines.length < MATCH_WINDOW_LINES; i--) {
