@@ -72,8 +72,9 @@ export interface PaneEvidence {
   screen?: readonly string[];
   waitBlockedAt: number | null;
   /**
-   * When the host last saw a prompt or menu on the rendered screen (ms; absent or null: not seen).
-   * A permission row's dialog seen after the row and gone now is answered: its draw grace is over.
+   * When the newest prompt or menu the host saw on its rendered screen appeared there (ms; absent
+   * or null: none seen). A dialog that appeared after a permission row and is gone now was
+   * answered: the row's draw grace is over.
    */
   promptSeenAt?: number | null;
   probe?: ForegroundProbe;

@@ -53,6 +53,11 @@ describe('bench report', () => {
     expect(targetMet({ ...base, ratio: 1.4, floor: 1.2, target: '<= floor + 0.25' })).toBe(true);
     expect(targetMet({ ...base, ratio: 1.2, floor: 1.2, target: '<= floor' })).toBe(true);
     expect(targetMet({ ...base, ratio: 0.5, floor: 0.9, target: '>= floor * 0.5' })).toBe(true);
+    // Misspelt targets are not read as some other bound.
+    expect(targetMet({ ...base, ratio: 1, floor: 2, target: '<= floor - 0.5' })).toBeUndefined();
+    expect(targetMet({ ...base, ratio: 1, floor: 2, target: '<= 1.15 × floor' })).toBeUndefined();
+    expect(targetMet({ ...base, ratio: 1, floor: 2, target: '<= floorish' })).toBeUndefined();
+    expect(targetMet({ ...base, ratio: 1, floor: 2, target: '<= floor + .' })).toBeUndefined();
     // A floor target whose floor was not measured is a miss, never a pass.
     expect(targetMet({ ...base, ratio: 0.1, target: '<= floor × 2' })).toBe(false);
     const line = `${BENCH_LINE_PREFIX}${JSON.stringify({ name: 'osc', ours: 13, baseline: 10, floor: 1.2, target: '<= floor × 1.15' })}`;

@@ -50,7 +50,8 @@ export function parseBenchLine(line: string): BenchResult | undefined {
   }
 }
 
-const TARGET_PATTERN = /^\s*(<=|>=|<|>|≤|≥)\s*(?:(floor)\s*(?:([×x*+])\s*([0-9.]+))?|([0-9.]+))/;
+const TARGET_PATTERN =
+  /^\s*(<=|>=|<|>|≤|≥)\s*(?:(floor)(?:\s*([×x*+])\s*([0-9]+(?:\.[0-9]+)?))?|([0-9]+(?:\.[0-9]+)?))(?=\s*$|\s+\()/;
 
 /**
  * The bound a target sets: a number, `floor × k` / `floor + k` of the row's floor; `null` when the

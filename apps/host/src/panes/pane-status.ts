@@ -107,8 +107,10 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
   const analysed = new WeakMap<PaneAnalysis, PaneEvidence>();
   let agent: AgentId | null = null;
   let waitBlockedAt: number | null = null;
-  /** When {@link PaneStatus.evidence} last found a prompt or menu on the rendered screen. */
+  /** When the newest prompt or menu seen on a caught-up screen appeared there (see evidence()). */
   let promptSeenAt: number | null = null;
+  /** When a menu shape without a prompt signal was first seen in consecutive evidence reads. */
+  let menuSince: number | null = null;
   let recheckTimer: ReturnType<typeof setTimeout> | null = null;
   let dialogTimer: ReturnType<typeof setTimeout> | null = null;
   // Why: a title outlives the process that set it (an agent that exited leaves `✋ …` behind);
@@ -196,10 +198,16 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       const now = inputs.now();
       const screen = inputs.screen.renderedRows();
       const blockedAt = screenHasContent(screen) ? screenStamp.observe(screen, now) : waitBlockedAt;
-      // Why: a dialog seen on the screen and gone since was answered (its permission row's draw grace
-      // ends); looked for only while such a row waits for its dialog.
-      if (pendingDialogRowAt(rows) !== null && (blockedAt !== null || screenMenuShape({ screen, tail: '' }) !== null))
-        promptSeenAt = now;
+      // Why: a dialog that appeared on the screen after its permission row and is gone now was
+      // answered (the row's draw grace ends). What counts is when the prompt appeared (the screen
+      // stamp's time, or when a menu shape was first seen), read only from a screen that caught up
+      // with the output: a stale screen still showing the previous dialog must not count.
+      if (pendingDialogRowAt(rows) !== null && inputs.screen.caughtUp()) {
+        const menu = blockedAt === null && screenMenuShape({ screen, tail: '' }) !== null;
+        menuSince = menu ? (menuSince ?? now) : null;
+        const appeared = blockedAt ?? menuSince;
+        if (appeared !== null && (promptSeenAt === null || appeared > promptSeenAt)) promptSeenAt = appeared;
+      }
       const evidence: PaneEvidence = {
         now,
         ptyId: inputs.ptyId,

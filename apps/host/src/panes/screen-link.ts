@@ -35,7 +35,8 @@ export interface PaneLink {
   /** The PTY was asked to pause until the worker catches up. */
   paused: boolean;
   flow: (pause: boolean) => void;
-  mirrorRows: string[];
+  /** The rows of the last settle, frozen: readers get this very array until the next settle. */
+  mirrorRows: readonly string[];
   modes: ScreenModes;
   title: (text: string, at: number) => void;
   /** The emulator in this thread that took over once the pane's worker was retired. */
@@ -61,7 +62,7 @@ export function newPaneLink(
     pendingChars: 0,
     paused: false,
     flow: () => undefined,
-    mirrorRows: Array.from({ length: o.rows }, () => ''),
+    mirrorRows: Object.freeze(Array.from({ length: o.rows }, () => '')),
     modes: { bracketedPaste: false, alternate: false, cursorX: 0, cursorY: 0 },
     title: () => undefined,
     fallback: null,
@@ -109,7 +110,8 @@ export const fromMirror = {
     const plain = joinLines(link.mirrorRows);
     return snapshotWithin(maxBytes, { full: () => plain, viewport: () => plain, plain: () => plain });
   },
-  rows: (link: PaneLink): string[] => [...link.mirrorRows],
+  // Why: the frozen mirror itself, so the engine reads one screen once until it changes.
+  rows: (link: PaneLink): readonly string[] => link.mirrorRows,
   lines: (link: PaneLink, maxRows: number): string[] =>
     link.mirrorRows.slice(Math.max(0, link.mirrorRows.length - maxRows)),
   frozen: (link: PaneLink): FrozenScreen =>

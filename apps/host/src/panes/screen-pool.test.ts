@@ -15,7 +15,7 @@ function pool(workers: number, errors: [unknown, boolean][] = []): ScreenPool {
   return p;
 }
 
-async function shows(screen: PaneScreen, text: string): Promise<string[]> {
+async function shows(screen: PaneScreen, text: string): Promise<readonly string[]> {
   return until(`the screen to show ${text}`, async () => {
     await screen.settled();
     const rows = screen.renderedRows();

@@ -144,7 +144,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
         continue;
       }
       acknowledge(link, event[2]);
-      if (event[3] !== null) link.mirrorRows = event[3];
+      if (event[3] !== null) link.mirrorRows = Object.freeze(event[3]);
       if (event[4] !== null) link.modes = event[4];
       settleWaiters(link);
       if (link.paused) {
@@ -316,7 +316,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       },
       currentRows() {
         if (link.fallback) return link.fallback.currentRows();
-        return (call(lane, ['rows', link.id]) as string[] | null) ?? fromMirror.rows(link);
+        return (call(lane, ['rows', link.id]) as string[] | null) ?? [...fromMirror.rows(link)];
       },
       lines(maxRows) {
         if (link.fallback) return link.fallback.lines(maxRows);

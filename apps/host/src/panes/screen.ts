@@ -27,7 +27,7 @@ export interface PaneScreen {
    * (an emulator in this thread may show later writes too). `await settled()` first for a
    * screen that holds every write so far.
    */
-  renderedRows(): string[];
+  renderedRows(): readonly string[];
   /**
    * The rendered viewport rows holding every write so far (a blocking call when the emulator is
    * in a worker): for a reader that cannot wait, such as `orca terminal show`.
@@ -79,7 +79,7 @@ export interface ScreenBackend {
   settled(): Promise<void>;
   /** Every write so far is parsed. */
   caughtUp(): boolean;
-  renderedRows(): string[];
+  renderedRows(): readonly string[];
   bracketedPaste(): boolean;
   /** Every write so far parsed: the viewport, the snapshot, and the plain lines. */
   currentRows(): string[];
@@ -153,7 +153,7 @@ export function createPaneScreen(opts: {
     },
     settled: () => (frozen ? Promise.resolve() : live().settled()),
     caughtUp: () => frozen !== null || live().caughtUp(),
-    renderedRows: () => (frozen ? [...frozen.rendered] : live().renderedRows()),
+    renderedRows: () => (frozen ? frozen.rendered : live().renderedRows()),
     currentRows: () => (frozen ? [...frozen.rendered] : live().currentRows()),
     tail: keptTail,
     snapshot({ scrollbackRows, maxBytes }) {

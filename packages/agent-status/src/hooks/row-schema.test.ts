@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StatusRow } from '../types.ts';
-import { appendStableRow, freezeStatusRow, isStableRowList, validRowList, validRows } from './row-schema.ts';
+import {
+  appendStableRow,
+  freezeStatusRow,
+  isStableRowList,
+  stableListStep,
+  validRowList,
+  validRows,
+} from './row-schema.ts';
 
 const row = (patch: Partial<StatusRow> = {}): StatusRow => ({
   state: 'working',
@@ -121,5 +128,19 @@ describe('appendStableRow', () => {
     const next = appendStableRow(open, row({ receivedAt: 2 }), 4);
     expect(Object.isFrozen(open) || Object.isFrozen(open[0])).toBe(false);
     expect(next.map((r) => r.receivedAt)).toEqual([1, 2]);
+  });
+
+  it('keeps one step back only: a list does not hold every list before it (a pane appends for its whole life)', () => {
+    let rows = appendStableRow([], null, 4);
+    for (let i = 1; i <= 10; i++) rows = appendStableRow(rows, row({ receivedAt: i }), 4);
+    const step = stableListStep(rows);
+    expect(step?.added.receivedAt).toBe(10);
+    expect(step && stableListStep(step.prior)).toBeUndefined();
+  });
+
+  it('an open list with an invalid row appended comes back stable', () => {
+    const out = appendStableRow([row({ receivedAt: 1 })], { state: 'bogus' }, 4);
+    expect(isStableRowList(out) && Object.isFrozen(out)).toBe(true);
+    expect(validRowList(out)).toBe(out);
   });
 });

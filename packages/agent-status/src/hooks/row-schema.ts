@@ -133,15 +133,24 @@ export function appendStableRow(list: readonly unknown[], row: unknown, max: num
         return frozen;
       });
   const valid = typeof row === 'object' && row !== null ? validRows([row])[0] : undefined;
-  if (valid === undefined) return prior;
+  if (valid === undefined) return prior === listed ? listed : registerStable(prior);
   const frozen = Object.isFrozen(valid) ? valid : freezeStatusRow(valid);
   validatedFrozen.set(frozen, frozen);
   const next = prior.length >= max ? prior.slice(prior.length - max + 1) : [...prior];
   next.push(frozen);
-  const stable = Object.freeze(next);
+  const stable = registerStable(next);
+  // Why: one step back only; a step kept on the prior list too would chain every list a pane ever
+  // had (and each row's text) for the pane's life.
+  appended.delete(prior);
+  appended.set(stable, { prior, dropped: prior.length - (next.length - 1), added: frozen });
+  return stable;
+}
+
+/** Freezes a list of validated deep-frozen rows and registers it as stable. */
+function registerStable(rows: StatusRow[] | readonly StatusRow[]): readonly StatusRow[] {
+  const stable = Object.isFrozen(rows) ? rows : Object.freeze(rows);
   validatedLists.set(stable, stable);
   stableLists.add(stable);
-  appended.set(stable, { prior, dropped: prior.length - (next.length - 1), added: frozen });
   return stable;
 }
 

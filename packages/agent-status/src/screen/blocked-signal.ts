@@ -2,7 +2,7 @@ import { type BlockedReason, reasonKind } from '../blocked-reasons.ts';
 import { KEYWORD_AFTER_CHARS, KEYWORD_BEFORE_CHARS, PERMISSION_CHOICES_WITHIN_CHARS } from '../limits.ts';
 import { matchCursorApproval } from './approval-menus.ts';
 import { codexCancelBelow, findReadyPromptBelow } from './dismissal.ts';
-import { type MatchWindow, type WindowLine, windowFromTail } from './match-window.ts';
+import { isSharedWindow, type MatchWindow, type WindowLine, windowFromTail } from './match-window.ts';
 import { matchApprovalMenu, matchSelectionMenu } from './selection-menus.ts';
 
 /** A prompt only a human can answer, found on the pane. */
@@ -193,7 +193,7 @@ function toWindow(input: MatchWindow | string | readonly string[]): MatchWindow 
 export function findBlockedSignal(input: MatchWindow | string | readonly string[]): BlockedSignal | null {
   // Why: a frozen window (a frozen screen's, see windowFromScreen) is read by the host's wait stamp
   // and by every evaluation until the screen changes; its signal is found once.
-  if (typeof input === 'object' && !Array.isArray(input) && Object.isFrozen(input)) {
+  if (typeof input === 'object' && !Array.isArray(input) && isSharedWindow(input as MatchWindow)) {
     const window = input as MatchWindow;
     let hit = signalOfFrozenWindow.get(window);
     if (hit === undefined) {

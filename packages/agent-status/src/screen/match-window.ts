@@ -143,10 +143,20 @@ export function windowFromScreen(screen: readonly string[]): MatchWindow {
   let window = windowOfFrozenScreen.get(screen);
   if (window === undefined) {
     const built = readScreen(screen);
+    for (const line of built.lines) Object.freeze(line);
     window = Object.freeze({ lines: Object.freeze(built.lines) as WindowLine[], from: built.from });
     windowOfFrozenScreen.set(screen, window);
+    sharedWindows.add(window);
   }
   return window;
+}
+
+/** The windows {@link windowFromScreen} built from frozen screens: deep-frozen, shared by every reader. */
+const sharedWindows = new WeakSet<MatchWindow>();
+
+/** True for a window {@link windowFromScreen} built once for a frozen screen (it and its lines never change). */
+export function isSharedWindow(window: MatchWindow): boolean {
+  return sharedWindows.has(window);
 }
 
 function readScreen(screen: readonly string[]): MatchWindow {
