@@ -42,7 +42,7 @@ export interface LabRun {
   /** Bytes the host wrote into the pane's PTY (keys, pastes, injections). */
   readonly bytesWritten: () => number;
   /** The rendered viewport rows. */
-  screen(): string[];
+  screen(): readonly string[];
   screenText(): string;
   /** The retained raw tail (ANSI included). */
   rawTail(): string;
