@@ -41,11 +41,7 @@ export async function compareInterleaved(
   baseline: () => unknown | Promise<unknown>,
   { samples = 7, iterations = 1, warmup = 1 }: CompareOptions = {},
 ): Promise<Comparison> {
-  const timeOne = async (fn: () => unknown | Promise<unknown>) => {
-    const start = performance.now();
-    for (let i = 0; i < iterations; i++) await fn();
-    return ((performance.now() - start) * 1e6) / iterations;
-  };
+  const timeOne = (fn: () => unknown | Promise<unknown>) => timeCalls(fn, iterations);
   for (let i = 0; i < warmup; i++) {
     await timeOne(ours);
     await timeOne(baseline);
@@ -97,11 +93,7 @@ export async function compareWithFloor(
 ): Promise<FloorComparison> {
   const sides = [ours, floor, baseline];
   const times: number[][] = [[], [], []];
-  const timeOne = async (fn: () => unknown | Promise<unknown>) => {
-    const start = performance.now();
-    for (let i = 0; i < iterations; i++) await fn();
-    return ((performance.now() - start) * 1e6) / iterations;
-  };
+  const timeOne = (fn: () => unknown | Promise<unknown>) => timeCalls(fn, iterations);
   for (let i = 0; i < warmup; i++) for (const fn of sides) await timeOne(fn);
   for (let s = 0; s < samples; s++) {
     for (let k = 0; k < sides.length; k++) {
@@ -111,4 +103,11 @@ export async function compareWithFloor(
   }
   const [o, f, b] = times.map(median) as [number, number, number];
   return { ours: o, baseline: b, ratio: o / b, floorNs: f, floor: f / b };
+}
+
+/** Wall time of `iterations` calls of `fn`, in nanoseconds per call. */
+async function timeCalls(fn: () => unknown | Promise<unknown>, iterations: number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) await fn();
+  return ((performance.now() - start) * 1e6) / iterations;
 }

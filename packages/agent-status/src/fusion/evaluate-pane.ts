@@ -5,12 +5,17 @@ import { type BlockedSignal, findBlockedSignal } from '../screen/blocked-signal.
 import { composerAtBottom } from '../screen/composers.ts';
 import { buildMatchWindow, type MatchWindow, screenHasContent } from '../screen/match-window.ts';
 import { findMenuShape } from '../screen/selection-menus.ts';
-import { isShellName } from '../title/agent-names.ts';
 import { classifyTitle, type TitleClass } from '../title/classify-title.ts';
 import type { AgentStatus, AgentWait, PaneEvidence, PaneVerdict, StatusRow } from '../types.ts';
 import { isPermissionRow, pendingDialogRowAt, pickExplicitRow } from './explicit-row.ts';
-import { defaultProbeGate, type ProbeGate, type ProbeReading } from './probe-gate.ts';
-import { recognise } from './recognise.ts';
+import {
+  type ForegroundReader,
+  type ForegroundView,
+  NO_PROBE,
+  type ProbeAnswers,
+  readForeground,
+} from './foreground-read.ts';
+import { defaultProbeGate, type ProbeGate } from './probe-gate.ts';
 import { assertEvidence } from './validate-evidence.ts';
 
 /** Options of {@link evaluatePane}. */
@@ -19,16 +24,6 @@ export interface EvaluateOptions {
   wait?: boolean;
   /** Probe gate (default: one module-level gate bounded by `PROBE_TIMEOUT_MS`). */
   gate?: ProbeGate;
-}
-
-/** What the foreground probe said, read at most once per evaluation. */
-export interface ForegroundView {
-  /** The gate timed out or the probe rejected. */
-  unreadable: boolean;
-  /** Agent recognised by the cheap read or the confirmer. */
-  agent: AgentId | null;
-  /** A shell is in front and the confirmer recognises no agent. */
-  shellOwns: boolean;
 }
 
 /** Which §7 rule decided a verdict (stable ids: `orca status explain` prints them). */
@@ -43,6 +38,8 @@ export type VerdictRule =
   | 'title-proven-by-process'
   | 'composer-of-agent-in-front'
   | 'no-proof';
+
+export type { ForegroundView, ProbeAnswers } from './foreground-read.ts';
 
 /** Everything fusion derived for one pane; tui-idle reuses it. */
 export interface PaneAnalysis {
@@ -73,47 +70,6 @@ function mapRow(row: StatusRow): AgentStatus {
   if (row.state === 'working') return 'working';
   if (row.state === 'done') return 'idle';
   return 'permission';
-}
-
-const NO_PROBE: ForegroundView = Object.freeze({ unreadable: false, agent: null, shellOwns: false });
-/** What the probe answered in one evaluation (absent: not read, or it failed or timed out). */
-export interface ProbeAnswers {
-  read: string | null;
-  confirm?: string | null;
-}
-
-/** The foreground read of one evaluation (at most once), and what the probe answered to it. */
-interface ForegroundReader {
-  (): Promise<ForegroundView>;
-  answers(): ProbeAnswers | undefined;
-}
-
-const NO_PROBE_READ: ForegroundReader = Object.assign(() => Promise.resolve(NO_PROBE), { answers: () => undefined });
-
-function readForeground(e: PaneEvidence, gate: ProbeGate): ForegroundReader {
-  const probe = e.probe;
-  if (!probe) return NO_PROBE_READ;
-  let memo: Promise<ForegroundView> | undefined;
-  let answers: ProbeAnswers | undefined;
-  const read = () => {
-    memo ??= (async (): Promise<ForegroundView> => {
-      let reading: ProbeReading | 'timeout';
-      try {
-        reading = await gate.run(e.ptyId, probe);
-      } catch {
-        return { unreadable: true, agent: null, shellOwns: false };
-      }
-      if (reading === 'timeout') return { unreadable: true, agent: null, shellOwns: false };
-      answers = { read: reading.cheap, ...(probe.confirm ? { confirm: reading.confirmed } : {}) };
-      const confirmedAgent = recognise(reading.confirmed);
-      const agent = recognise(reading.cheap) ?? confirmedAgent;
-      const firstToken = reading.cheap?.trim().split(/\s+/)[0];
-      const shellOwns = firstToken !== undefined && firstToken !== '' && isShellName(firstToken) && !confirmedAgent;
-      return { unreadable: false, agent, shellOwns };
-    })();
-    return memo;
-  };
-  return Object.assign(read, { answers: () => answers });
 }
 
 /**
