@@ -7,6 +7,7 @@ const config: Options = orcaTsup({
   rpc: 'src/rpc/index.ts',
   'relay-frames': 'src/relay-frames/index.ts',
   compat: 'src/compat/index.ts',
+  contract: 'src/contract/index.ts',
 });
 
 export default config;

@@ -39,7 +39,7 @@ async function streamedToClient(): Promise<void> {
       client.socket.send(bytes, { binary: true });
       return true;
     },
-    call: (method, params) => client.stream(method, params, (event) => terminal.handleEvent(event)),
+    call: (method, params) => client.send(method, params, (event) => terminal.handleEvent(event)),
   });
   const onMessage = (data: Buffer, isBinary: boolean): void => {
     if (isBinary) terminal.receive(new Uint8Array(data));

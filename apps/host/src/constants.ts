@@ -1,3 +1,4 @@
+import { RUNTIME_METHOD_LIMITS } from '@orca/wire/contract';
 import { PACKAGE_VERSION } from './package-version.ts';
 
 /** Mode of the data directory and every directory the host creates in it. */
@@ -109,7 +110,7 @@ export const LOG_FILES_KEPT = 5;
 /** How long a pairing code of `orca web pair` (and of `orca start --web`) stays usable by default. */
 export const WEB_PAIRING_TTL_MS = 10 * 60_000;
 /** Longest pairing-code lifetime `orca web pair --expires` accepts. */
-export const WEB_PAIRING_TTL_MAX_MS = 24 * 60 * 60_000;
+export const WEB_PAIRING_TTL_MAX_MS = RUNTIME_METHOD_LIMITS.webPairingTtlMaxMs;
 /** Unused pairing codes kept at most (the oldest is dropped first). */
 export const WEB_PAIRING_CODES_MAX = 64;
 /** A browser session not used for this long expires (its sockets end, its token is refused). */
@@ -201,7 +202,7 @@ export const RAW_INPUT_REOPEN_AFTER_MS = 3_500;
 /** How long a stopping host lets deliveries that wrote their text send their submit key (ms). */
 export const DELIVERY_STOP_GRACE_MS = 3_000;
 /** Longest `--timeout` a dispatch or `orca queue wait` takes (ms): 24 h. */
-export const WAIT_TIMEOUT_MAX_MS = 24 * 60 * 60 * 1000;
+export const WAIT_TIMEOUT_MAX_MS = RUNTIME_METHOD_LIMITS.waitTimeoutMaxMs;
 /** Prompt-submit hook events kept per pane for the per-prompt proof of a dispatch (events). */
 export const PROMPT_HOOKS_KEPT = 32;
 /** Prompts a pane's queue holds that are not delivered yet (queued or delivering); more is `queue_full`. */
@@ -240,7 +241,7 @@ export const STORE_WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 export const UNKNOWN_PANE_DROP_LOG_INTERVAL_MS = 10_000;
 
 /** Verdict transitions kept per pane for `orca status explain` (newest). */
-export const TRANSITIONS_KEPT_PER_PANE = 100;
+export const TRANSITIONS_KEPT_PER_PANE = RUNTIME_METHOD_LIMITS.transitionsKeptPerPane;
 /**
  * A transition keeps the evidence it was decided on (what `status explain --replay` evaluates
  * again) at most this often per pane (ms); one into a wait or an error, or a pane's end, always

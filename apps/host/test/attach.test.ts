@@ -60,7 +60,7 @@ const rawModeSettles = () => new Promise((r) => setTimeout(r, 300));
 describe('orca attach (the real CLI in a real PTY, over terminal.multiplex)', () => {
   it('shows the pane, forwards input, detaches on Ctrl-] with exit 0', async () => {
     await withHost('orca-attach-', async ({ dataDir, client }) => {
-      const pane = await client.call<PaneView>('terminal.create', {
+      const pane = await client.call('terminal.create', {
         argv: ['/bin/sh', '-c', 'echo attach-me; read x; echo "got:$x"; sleep 60'],
         cwd: '/',
       });
@@ -75,11 +75,11 @@ describe('orca attach (the real CLI in a real PTY, over terminal.multiplex)', ()
 
   it('the pane takes the attached terminal’s size, follows its resizes, and gets its own size back at detach', async () => {
     await withHost('orca-attach-size-', async ({ dataDir, client }) => {
-      const pane = await client.call<PaneView>('terminal.create', { argv: ['/bin/sh', '-i'], cwd: '/' });
+      const pane = await client.call('terminal.create', { argv: ['/bin/sh', '-i'], cwd: '/' });
       const paneSize = async (marker: string): Promise<string> => {
         await client.call('terminal.send', { handle: pane.handle, text: `echo ${marker}=$(stty size)\n` });
         for (let i = 0; i < 200; i += 1) {
-          const shown = await client.call<PaneView>('terminal.show', { handle: pane.handle });
+          const shown = await client.call('terminal.show', { handle: pane.handle });
           const found = shown.tail?.match(new RegExp(`${marker}=(\\d+ \\d+)`))?.[1];
           if (found !== undefined) return found;
           await new Promise((r) => setTimeout(r, 50));
@@ -104,7 +104,7 @@ describe('orca attach (the real CLI in a real PTY, over terminal.multiplex)', ()
 
   it('strips OSC 52 (clipboard) from the pane unless --allow-clipboard is given', async () => {
     await withHost('orca-attach-clip-', async ({ dataDir, client }) => {
-      const pane = await client.call<PaneView>('terminal.create', {
+      const pane = await client.call('terminal.create', {
         argv: ['/bin/sh', '-c', "while :; do printf 'clip\\033]52;c;c2VjcmV0\\007board\\n'; sleep 0.1; done"],
         cwd: '/',
       });
@@ -146,7 +146,7 @@ describe('orca attach (the real CLI in a real PTY, over terminal.multiplex)', ()
       await run.shows('got:abc', 'input reached the pane');
       run.write('\x1d');
       expect(await run.exited).toBe(0);
-      const { panes } = await client.call<{ panes: PaneView[] }>('terminal.list');
+      const { panes } = await client.call('terminal.list');
       expect(panes).toHaveLength(1);
       expect(panes[0]?.exited ?? null).toBeNull();
     });
@@ -154,7 +154,7 @@ describe('orca attach (the real CLI in a real PTY, over terminal.multiplex)', ()
 
   it('the pane exiting ends the attach with exit 0', async () => {
     await withHost('orca-attach-end-', async ({ dataDir, client }) => {
-      const pane = await client.call<PaneView>('terminal.create', {
+      const pane = await client.call('terminal.create', {
         argv: ['/bin/sh', '-c', 'echo short-lived; read x; echo "bye:$x"'],
         cwd: '/',
       });

@@ -62,7 +62,7 @@ describe('orca start + the runtime RPC (real CLI processes, real PTY, generated 
     // Polling goes through the same runtime socket in-process (a CLI spawn per poll is slow); the
     // CLI's own `terminal show` is checked once below.
     let client = await connectRuntime(dataDir);
-    const show = () => client.call<PaneView>('terminal.show', { handle });
+    const show = () => client.call('terminal.show', { handle });
 
     // SessionStart fired by the generated script through curl → an idle agent.
     const idle = await until('idle agent', async () => {
@@ -155,15 +155,12 @@ describe('orca queue (real CLI processes against orca start)', () => {
       const client = await connectRuntime(dataDir);
       try {
         await until('the agent idle', async () => {
-          const v = await client.call<PaneView>('terminal.show', { handle });
+          const v = await client.call('terminal.show', { handle });
           return v.isRunningAgent && v.status === 'idle';
         });
         // The agent stops at a permission menu: queued prompts wait behind it.
         expect((await orca('dispatch', handle, '--inject', 'deploy it')).code).toBe(0);
-        await until(
-          'the menu',
-          async () => (await client.call<PaneView>('terminal.show', { handle })).status === 'permission',
-        );
+        await until('the menu', async () => (await client.call('terminal.show', { handle })).status === 'permission');
       } finally {
         client.close();
       }

@@ -40,7 +40,7 @@ describe('orca status --watch (the real CLI against a real host)', () => {
       );
       await until('the first listing', () => out.includes('"panes"'));
       expect(JSON.parse(out.split('\n')[0] ?? '')).toEqual({ panes: [] });
-      const pane = await client.call<PaneView>('terminal.create', {
+      const pane = await client.call('terminal.create', {
         // Why: a shell in front owns the pane (no agent); a node process in front fires the hooks as an agent would.
         argv: [
           process.execPath,

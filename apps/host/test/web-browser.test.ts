@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
     host = await startOrca(dataDir, ['--web', '127.0.0.1:0']);
     web = (host.ready as unknown as { web: WebReady }).web;
     client = await connectRuntime(dataDir);
-    pane = await client.call<PaneView>('terminal.create', {
+    pane = await client.call('terminal.create', {
       argv: [process.execPath, demoAgentPath()],
       cwd: home,
       name: 'demo-agent',
@@ -188,7 +188,7 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
   }, 180_000);
 
   it("resizing the window claims the pane's viewport: its stty size follows", async () => {
-    const shell = await client.call<PaneView>('terminal.create', { argv: ['/bin/sh'], cwd: '/', name: 'shell' });
+    const shell = await client.call('terminal.create', { argv: ['/bin/sh'], cwd: '/', name: 'shell' });
     const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
     await context.addInitScript((t) => sessionStorage.setItem('orca.sessionToken', t), sessionToken);
     const page = await context.newPage();
@@ -253,19 +253,19 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
   it('the pane view queues prompts behind a permission menu, removes and reorders them, shows each receipt; the board counts them', async () => {
     const turns = join(home, 'queue-turns.jsonl');
     writeFileSync(turns, '');
-    const agent = await client.call<PaneView>('terminal.create', {
+    const agent = await client.call('terminal.create', {
       argv: [process.execPath, demoAgentPath()],
       cwd: home,
       name: 'queue-agent',
       env: { HOME: home, ORCA_DEMO_TOOL: 'keyword:approve', ORCA_DEMO_REPLY_MS: '300', ORCA_DEMO_PROMPT_LOG: turns },
     });
     await waitFor('the queue agent idle', async () => {
-      const v = await client.call<PaneView>('terminal.show', { handle: agent.handle });
+      const v = await client.call('terminal.show', { handle: agent.handle });
       return v.isRunningAgent && v.status === 'idle';
     });
     await client.call('terminal.dispatch', { handle: agent.handle, inject: 'approve the deploy' });
     await waitFor('its permission menu', async () => {
-      const v = await client.call<PaneView>('terminal.show', { handle: agent.handle });
+      const v = await client.call('terminal.show', { handle: agent.handle });
       return v.status === 'permission';
     });
     const context = await browser.newContext();
@@ -383,7 +383,7 @@ describe.skipIf(!hasChromium)('the browser client in real Chromium against a rea
   it('an exited pane shows as exited and can be removed from the board', async () => {
     const page = await browser.newPage();
     await page.addInitScript((t) => sessionStorage.setItem('orca.sessionToken', t), sessionToken);
-    const done = await client.call<PaneView>('terminal.create', { argv: ['/bin/true'], cwd: '/', name: 'short' });
+    const done = await client.call('terminal.create', { argv: ['/bin/true'], cwd: '/', name: 'short' });
     await client.call('terminal.wait', { handle: done.handle, for: 'exit' });
     // Why: an exit publishes no status change of its own when the verdict stays the same, so the
     // page is opened after it (a live "exited" row is not promised yet).

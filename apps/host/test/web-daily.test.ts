@@ -150,12 +150,10 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
       async () => (await page.locator('.create-result').getAttribute('data-outcome')) === 'created',
     );
     expect(await page.locator('.create-result').textContent()).toMatch(/^created plain-shell \(pane-[0-9a-f]+\)$/);
-    const shell = (await client.call<{ panes: PaneView[] }>('terminal.list')).panes.find(
-      (p) => p.name === 'plain-shell',
-    );
+    const shell = (await client.call('terminal.list')).panes.find((p) => p.name === 'plain-shell');
     expect(shell?.command).toBe('bash');
     await waitFor('shown as shell', async () => (await rowStatus(page, shell?.handle ?? '')) === 'shell');
-    const quitter = await client.call<PaneView>('terminal.create', {
+    const quitter = await client.call('terminal.create', {
       argv: ['/bin/sh', '-c', 'exit 3'],
       cwd: '/',
       name: 'quitter',
@@ -191,7 +189,7 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
     const { page } = await pairedPage();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     // A pane that printed a coloured first line, then 4,500 more, then stays.
-    const lines = await client.call<PaneView>('terminal.create', {
+    const lines = await client.call('terminal.create', {
       argv: [
         '/bin/sh',
         '-c',
@@ -201,7 +199,7 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
       name: 'history',
     });
     await waitFor('all printed', async () =>
-      ((await client.call<PaneView>('terminal.show', { handle: lines.handle })).tail ?? '').includes('row 4500'),
+      ((await client.call('terminal.show', { handle: lines.handle })).tail ?? '').includes('row 4500'),
     );
     await page.goto(`${origin}/#pane=${encodeURIComponent(lines.handle)}`);
     await waitFor(
@@ -232,19 +230,19 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
   }, 120_000);
 
   it('keys: from the board to the waiting pane and back, the filter, the prompt box', async () => {
-    const agent = await client.call<PaneView>('terminal.create', {
+    const agent = await client.call('terminal.create', {
       argv: [process.execPath, demoAgentPath()],
       cwd: home,
       name: 'waiter',
       env: { HOME: home, ORCA_DEMO_TOOL: 'keyword:approve', ORCA_DEMO_REPLY_MS: '300' },
     });
-    const idle = await client.call<PaneView>('terminal.create', {
+    const idle = await client.call('terminal.create', {
       argv: ['/bin/sh', '-c', 'sleep 600'],
       cwd: '/',
       name: 'sleeper',
     });
     await waitFor('the agent idle', async () => {
-      const v = await client.call<PaneView>('terminal.show', { handle: agent.handle });
+      const v = await client.call('terminal.show', { handle: agent.handle });
       return v.isRunningAgent && v.status === 'idle';
     });
     await client.call('terminal.dispatch', { handle: agent.handle, inject: 'approve the deploy' });
@@ -289,7 +287,7 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
   }, 120_000);
 
   it('needs you: the host tells the open board once per wait (notification, banner); answered, the line turns resolved', async () => {
-    const agent = await client.call<PaneView>('terminal.create', {
+    const agent = await client.call('terminal.create', {
       argv: [process.execPath, demoAgentPath()],
       cwd: home,
       name: 'asker',
@@ -302,7 +300,7 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
     await waitFor('paired', async () => (await connectionOf(page)) === 'ready');
     await page.locator('label.notify input').check();
     await waitFor('the agent idle', async () => {
-      const v = await client.call<PaneView>('terminal.show', { handle: agent.handle });
+      const v = await client.call('terminal.show', { handle: agent.handle });
       return v.isRunningAgent && v.status === 'idle';
     });
     await client.call('terminal.dispatch', { handle: agent.handle, inject: 'approve the release' });
@@ -385,7 +383,7 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
       raw.sendText(JSON.stringify({ id: `tick-${n}`, method: 'terminal.list' }));
     }, 50);
     await waitFor('answered before the revoke', async () => raw.received.some((m) => m.includes('"tick-')));
-    const before = (await client.call<{ panes: PaneView[] }>('terminal.list')).panes.length;
+    const before = (await client.call('terminal.list')).panes.length;
     const revoke = await runOrca(['--data-dir', dataDir, 'web', 'revoke', token.split('.')[0] ?? '']);
     expect(revoke.code, revoke.stderr).toBe(0);
     // What the client sends right after the revoke, a create among it, must not run.
@@ -396,7 +394,7 @@ describe.skipIf(!hasChromium)('the web board for daily use (real Chromium, real 
     clearInterval(sender);
     expect(raw.received).toContain('close:4001:revoked');
     expect(raw.received.some((m) => m.includes('late-create'))).toBe(false);
-    expect((await client.call<{ panes: PaneView[] }>('terminal.list')).panes.length).toBe(before);
+    expect((await client.call('terminal.list')).panes.length).toBe(before);
   }, 120_000);
 
   it('2: a drop (the host gone for a moment, then back on its port) keeps the session: banner, retry, live again', async () => {

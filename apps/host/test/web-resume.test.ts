@@ -27,16 +27,13 @@ describe.skipIf(!hasChromium)('the board offers a session that ended with its ke
     const agent = await demoClaude(root);
     host = await startOrca(dataDir);
     let client = await connectRuntime(dataDir);
-    const pane = await client.call<PaneView>('terminal.create', {
+    const pane = await client.call('terminal.create', {
       argv: [agent.claude, '--permission-mode', 'default'],
       cwd: agent.home,
       name: 'resumable',
       env: agent.env(),
     });
-    await until(
-      'idle',
-      async () => (await client.call<PaneView>('terminal.show', { handle: pane.handle })).status === 'idle',
-    );
+    await until('idle', async () => (await client.call('terminal.show', { handle: pane.handle })).status === 'idle');
     const session = (JSON.parse(readFileSync(agent.starts, 'utf8').split('\n')[0] ?? '{}') as { sessionId: string })
       .sessionId;
     client.close();
@@ -62,7 +59,7 @@ describe.skipIf(!hasChromium)('the board offers a session that ended with its ke
     client = await connectRuntime(dataDir);
     await until(
       'the resumed agent idle',
-      async () => (await client.call<PaneView>('terminal.show', { handle: next })).status === 'idle',
+      async () => (await client.call('terminal.show', { handle: next })).status === 'idle',
     );
     client.close();
     const starts = readFileSync(agent.starts, 'utf8').trim().split('\n');

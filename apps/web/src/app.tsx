@@ -106,7 +106,7 @@ export function App() {
     current.current = socket;
     attempt.current = 0;
     if (cred.kind === 'pair') {
-      const session = await socket.call<{ sessionId: string; token?: string }>('web.session').catch(() => null);
+      const session = await socket.call('web.session').catch(() => null);
       if (session?.token) {
         keepToken(sessionStorage, session.token);
         credential.current = { kind: 'session', token: session.token };
@@ -131,7 +131,7 @@ export function App() {
       try {
         do {
           dirty = false;
-          const { panes: list } = await socket.call<{ panes: BoardPane[] }>('terminal.list');
+          const { panes: list } = await socket.call('terminal.list');
           setPanes(list);
         } while (dirty);
       } catch {

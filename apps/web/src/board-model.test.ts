@@ -15,8 +15,10 @@ import {
 const pane = (handle: string, extra: Partial<BoardPane> = {}): BoardPane => ({
   handle,
   name: null,
+  paneKey: `key-${handle}`,
   cwd: '/',
   guest: null,
+  command: 'claude',
   agent: 'claude',
   title: null,
   status: 'idle',
@@ -65,7 +67,7 @@ describe('the board for daily use', () => {
     const plain = { agent: null, isRunningAgent: false, status: null } as const;
     expect(statusLook(pane('s', { ...plain, command: 'bash' })).word).toBe('shell');
     expect(statusLook(pane('t', { ...plain, command: 'top' })).word).toBe('running');
-    expect(statusLook(pane('i', { ...plain, status: 'idle' })).word).toBe('shell');
+    expect(statusLook(pane('i', { ...plain, command: 'bash', status: 'idle' })).word).toBe('shell');
     // An agent pane not evaluated yet stays unknown.
     expect(statusLook(pane('a', { status: null, isRunningAgent: false })).word).toBe('unknown');
   });

@@ -1,34 +1,10 @@
+import type { PaneView, VerdictChange } from '@orca/wire/contract';
 /** What the host reports about a pane (`terminal.list` / `terminal.show`); fields the board shows. */
-export interface BoardPane {
-  handle: string;
-  name: string | null;
-  cwd: string;
-  guest: string | null;
-  /** The program it runs (argv[0]'s last segment); absent from hosts before it was reported. */
-  command?: string;
-  agent: string | null;
-  title: string | null;
-  status: 'working' | 'permission' | 'idle' | null;
-  isRunningAgent: boolean;
-  /** Absent: not evaluated; null: evaluated, no proof; object: the agent waits on a human. */
-  agentWait?: { source: string; reason?: string; since?: number } | null;
-  exited?: { code: number | null; signal: number | null; cause: string };
-  /** When the current verdict was published (ms since the epoch). */
-  changedAt?: number;
-  /** Prompts queued for it and not delivered yet (absent: none). */
-  queued?: number;
-  /** An agent session that ended with its keeper or host: how it resumes, or why it cannot. */
-  resume?: { argv: string[] } | { reason: string };
-  /** The pane that resumed this one's session. */
-  resumedAs?: string;
-}
+/** A pane on the board: the host's view of it (`terminal.list`, `@orca/wire/contract`). */
+export type BoardPane = PaneView;
 
 /** One `status.watch` event. */
-export interface VerdictChange {
-  handle: string;
-  at: number;
-  verdict: Pick<BoardPane, 'status' | 'isRunningAgent' | 'agentWait'>;
-}
+export type { VerdictChange };
 
 /** How a status shows: a word and a colour class, never the colour alone. */
 export interface StatusLook {

@@ -17,7 +17,7 @@ export function CreatePane(props: { socket: HostSocket; onCreated(handle: string
     const args = splitArgv(argv);
     if (args.length === 0) return;
     try {
-      const pane = await props.socket.call<{ handle: string; name: string | null }>('terminal.create', {
+      const pane = await props.socket.call('terminal.create', {
         argv: args,
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(cwd.trim() ? { cwd: cwd.trim() } : {}),

@@ -1,3 +1,4 @@
+import { type BrowserContract, type TypedCaller, typedCaller } from '@orca/wire/contract';
 import { createRpcCallRouter } from '@orca/wire/rpc';
 import { createTerminalClient, type TerminalClient } from '@orca/wire/terminal-stream';
 
@@ -14,11 +15,12 @@ export class HostCallError extends Error {
   }
 }
 
-/** One open socket to the host: RPC envelopes as text, `terminal.multiplex` frames as binary. */
-export interface HostSocket {
-  call<T = unknown>(method: string, params?: unknown): Promise<T>;
-  /** A streaming call: `onEvent` gets each event; resolves with the final result. */
-  stream<T = unknown>(method: string, params: unknown, onEvent: (event: unknown) => void): Promise<T>;
+/**
+ * One open socket to the host: RPC envelopes as text, `terminal.multiplex` frames as binary.
+ * `call` and `stream` are typed by the methods the contract offers to browsers: a page calling a
+ * method the host refuses to browsers, or reading a result as what it is not, fails the typecheck.
+ */
+export interface HostSocket extends TypedCaller<BrowserContract> {
   /** The one `terminal.multiplex` client of this socket (created on first use). */
   terminal(): TerminalClient;
   /** Registers `listener` for the socket closing; returns the unregister function. */
@@ -52,18 +54,17 @@ export function openHostSocket(url: string, credential: HostCredential): Promise
   const closeListeners = new Set<(event: { code: number; reason: string }) => void>();
   let nextId = 1;
   let terminal: TerminalClient | null = null;
-  const send = <T>(method: string, params: unknown, onEvent?: (r: unknown) => void): Promise<T> => {
+  const send = (method: string, params: unknown, onEvent?: (r: unknown) => void): Promise<unknown> => {
     if (ws.readyState !== WebSocket.OPEN) {
       return Promise.reject(new HostCallError('closed', 'the connection to the host is closed'));
     }
     const id = `web-${nextId++}`;
-    const answer = router.expect<T>(id, onEvent);
+    const answer = router.expect<unknown>(id, onEvent);
     ws.send(JSON.stringify({ id, method, ...(params === undefined ? {} : { params }) }));
     return answer;
   };
   const socket: HostSocket = {
-    call: (method, params) => send(method, params),
-    stream: (method, params, onEvent) => send(method, params, onEvent),
+    ...typedCaller<BrowserContract>(send),
     terminal() {
       terminal ??= createTerminalClient({
         type: 'desktop',

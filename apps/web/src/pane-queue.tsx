@@ -28,7 +28,7 @@ export function PaneQueue(props: {
       try {
         do {
           dirty = false;
-          const r = await props.socket.call<{ items: QueueItem[] }>('queue.list', { handle: props.handle });
+          const r = await props.socket.call('queue.list', { handle: props.handle });
           if (alive) setItems(orderQueue(r.items));
         } while (dirty && alive);
       } catch {
@@ -46,10 +46,10 @@ export function PaneQueue(props: {
       off();
     };
   }, [props.socket, props.handle, props.onQueueChange]);
-  const act = async (method: string, params: unknown): Promise<void> => {
+  const act = async (run: () => Promise<unknown>): Promise<void> => {
     setProblem('');
     try {
-      await props.socket.call(method, params);
+      await run();
     } catch (error) {
       setProblem(error instanceof HostCallError ? `${error.code}: ${error.message}` : String(error));
     }
@@ -74,7 +74,7 @@ export function PaneQueue(props: {
                     class="queue-up"
                     aria-label="move up"
                     disabled={at <= 0}
-                    onClick={() => void act('queue.move', { id: item.id, position: at })}
+                    onClick={() => void act(() => props.socket.call('queue.move', { id: item.id, position: at }))}
                   >
                     ↑
                   </button>
@@ -83,7 +83,7 @@ export function PaneQueue(props: {
                     class="queue-down"
                     aria-label="move down"
                     disabled={at === queued.length - 1}
-                    onClick={() => void act('queue.move', { id: item.id, position: at + 2 })}
+                    onClick={() => void act(() => props.socket.call('queue.move', { id: item.id, position: at + 2 }))}
                   >
                     ↓
                   </button>
@@ -91,7 +91,7 @@ export function PaneQueue(props: {
                     type="button"
                     class="queue-remove"
                     aria-label="remove"
-                    onClick={() => void act('queue.remove', { id: item.id })}
+                    onClick={() => void act(() => props.socket.call('queue.remove', { id: item.id }))}
                   >
                     ✕
                   </button>

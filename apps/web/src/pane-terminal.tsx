@@ -236,7 +236,7 @@ export function PromptBox(props: { socket: HostSocket; handle: string }) {
     setOutcome({ kind: 'sending' });
     try {
       if (mode === 'queue') {
-        const item = await props.socket.call<{ id: number; position?: number }>('queue.add', {
+        const item = await props.socket.call('queue.add', {
           handle: props.handle,
           prompt,
           source: 'web',

@@ -1,23 +1,8 @@
+import type { ExplainedTransitionView } from '@orca/wire/contract';
 import { useState } from 'preact/hooks';
 import type { HostSocket } from './host-socket.ts';
 
-interface Explained {
-  at: number;
-  from: string | null;
-  to: string | null;
-  explanation: {
-    rule: string;
-    authority: string;
-    overrode: string[];
-    screenShowsPrompt: boolean;
-    evidence: {
-      row?: { via: string; source: string; state: string };
-      screen?: { reason: string; lines: string[] };
-      title?: { text: string };
-      process?: { agent: string | null };
-    };
-  };
-}
+type Explained = ExplainedTransitionView;
 
 /** "Why?": the pane's recent status transitions, each with the rule, authority and evidence (`status.explain`). */
 export function PaneWhy(props: { socket: HostSocket; handle: string }) {
@@ -27,7 +12,7 @@ export function PaneWhy(props: { socket: HostSocket; handle: string }) {
   const load = async (): Promise<void> => {
     setItems(null);
     try {
-      const r = await props.socket.call<{ transitions: Explained[] }>('status.explain', {
+      const r = await props.socket.call('status.explain', {
         handle: props.handle,
         limit: 5,
       });

@@ -6,6 +6,9 @@ const item = (id: number, extra: Partial<QueueItem> = {}): QueueItem => ({
   handle: 'pane-1',
   state: 'queued',
   prompt: `p${id}`,
+  source: 'web',
+  createdAt: 1,
+  updatedAt: 1,
   ...extra,
 });
 
@@ -17,6 +20,9 @@ describe('the queue model', () => {
         item(2, {
           state: 'submitted',
           receipt: {
+            bytes: 9,
+            promptDigest: 'f'.repeat(64),
+            submitKeys: 1,
             submittedBy: 'hook',
             hookProof: 'text',
             stages: [

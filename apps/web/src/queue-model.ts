@@ -1,17 +1,7 @@
+import type { QueueItemView } from '@orca/wire/contract';
 /** A queued prompt as the host reports it (`queue.list`, `queue.watch`); the fields the page shows. */
-export interface QueueItem {
-  id: number;
-  handle: string;
-  state: 'queued' | 'delivering' | 'submitted' | 'failed' | 'cancelled' | 'expired';
-  prompt: string;
-  /** Place among the pane's pending prompts (1 = next); absent once final. */
-  position?: number;
-  expiresAt?: number;
-  receipt?: { submittedBy: string; hookProof?: string; stages: { stage: string; at: number }[] };
-  error?: { code: string; message: string };
-  /** What the next item waits for (the agent busy, a human at a dialog, a draft in the composer). */
-  waitingFor?: string;
-}
+/** A queued prompt as the host reports it (`queue.*`, `@orca/wire/contract`). */
+export type QueueItem = QueueItemView;
 
 /** Is the item still to be delivered (it can be removed or moved while `queued`)? */
 export function isPending(item: Pick<QueueItem, 'state'>): boolean {

@@ -144,7 +144,7 @@ describe.each(['claude', 'codex', 'gemini'])('agents outlive the host: %s', (bui
       expect(host.ready.keeperPid).toEqual(expect.any(Number));
       const rpc = await connectRuntime(dataDir);
       const { handle } = await rpc
-        .call<PaneView>('terminal.create', {
+        .call('terminal.create', {
           argv: profile.argv(ctx),
           cwd: project,
           name: 'kept',
@@ -157,7 +157,7 @@ describe.each(['claude', 'codex', 'gemini'])('agents outlive the host: %s', (bui
       await reachIdle(pane.run, screens);
 
       // Mid-turn: the prompt taken, the reply streaming slowly.
-      const receipt = await pane.client().call<{ submittedBy: string }>('terminal.dispatch', {
+      const receipt = await pane.client().call('terminal.dispatch', {
         handle,
         inject: slow,
         timeoutMs: 60_000,

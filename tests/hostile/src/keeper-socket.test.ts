@@ -46,7 +46,7 @@ describe('attack: the PTY keeper of a running host', () => {
     const dataDir = join(tempRoot(), 'data');
     host = await startHostileHost(dataDir);
     const client = await connectRuntime(dataDir);
-    const pane = await client.call<PaneView>('terminal.create', { argv: ['/bin/cat'], cwd: '/' });
+    const pane = await client.call('terminal.create', { argv: ['/bin/cat'], cwd: '/' });
     const keeper = keeperInfo(dataDir);
     expect(statSync(join(dataDir, 'keeper')).mode & 0o777).toBe(0o700);
     expect(statSync(join(dataDir, 'keeper', 'keeper.json')).mode & 0o777).toBe(0o600);
@@ -74,7 +74,7 @@ describe('attack: the PTY keeper of a running host', () => {
     // The real host still drives the pane through the keeper.
     await client.call('terminal.send', { handle: pane.handle, text: 'still here\r' });
     await until('the echo', async () =>
-      ((await client.call<PaneView>('terminal.show', { handle: pane.handle })).tail ?? '').includes('still here'),
+      ((await client.call('terminal.show', { handle: pane.handle })).tail ?? '').includes('still here'),
     );
     client.close();
 

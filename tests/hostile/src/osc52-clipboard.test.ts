@@ -29,7 +29,7 @@ async function attachAndRead(handle: string, params: Record<string, unknown>, ma
       client.socket.send(bytes, { binary: true });
       return true;
     },
-    call: (method, p) => client.stream(method, { ...p, ...params }, (event) => terminal.handleEvent(event)),
+    call: (method, p) => client.send(method, { ...p, ...params }, (event) => terminal.handleEvent(event)),
   });
   client.socket.on('message', (data, isBinary) => {
     if (isBinary) terminal.receive(new Uint8Array(data as Buffer));

@@ -57,7 +57,7 @@ describe.skipIf(!release)(
       // Today's host starts a pane in its keeper and stops; the agent keeps running.
       const first = await startHost(CLI_ENTRY);
       const client = await connectRuntime(dataDir);
-      const pane = await client.call<PaneView>('terminal.create', {
+      const pane = await client.call('terminal.create', {
         argv: ['/bin/sh', '-c', 'echo kept; sleep 600'],
         cwd: '/',
       });
@@ -95,7 +95,7 @@ describe.skipIf(!release)(
       // Why: under load the screen worker may not answer a read at once (the view then shows the
       // last settled mirror); the rebuilt screen is asked for until it is drawn.
       const view = await until('the taken-over screen drawn', async () => {
-        const v = await again.call<PaneView>('terminal.show', { handle: pane.handle });
+        const v = await again.call('terminal.show', { handle: pane.handle });
         return (v.tail ?? '').includes('kept') ? v : undefined;
       });
       again.close();

@@ -29,7 +29,7 @@ export async function runAttach(
     },
     // Why: the clipboard (OSC 52) is an explicit grant of this client; without it the host strips it.
     call: (method, params) =>
-      client.stream(
+      client.send(
         method,
         method === 'terminal.multiplex' && opts.allowClipboard === true
           ? { ...(params as Record<string, unknown>), clipboard: true }

@@ -1,5 +1,4 @@
-import type { DispatchReceipt } from '../panes/delivery-types.ts';
-import type { PaneView } from '../panes/pane-view.ts';
+import type { DispatchReceipt, PaneView, VerdictChange } from '@orca/wire/contract';
 import { printableBlock, printableField } from './printable.ts';
 
 // Every string below that came from outside (a pane's cwd, title, guest name, a hook field, a
@@ -42,7 +41,7 @@ function isoTime(at: number): string {
 }
 
 /** One `orca status --watch` line. */
-export function formatStatusChange(ch: { handle: string; at: number; verdict: PaneView }): string {
+export function formatStatusChange(ch: VerdictChange): string {
   return `${isoTime(ch.at)}  ${p(ch.handle)}  ${p(String(ch.verdict.status))}  ${waitText(ch.verdict)}`;
 }
 

@@ -1,3 +1,4 @@
+import type { ExplainedTransitionView, NotifyAttemptView } from '@orca/wire/contract';
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { CliContext } from './cli-context.ts';
@@ -5,43 +6,10 @@ import { parsePositiveInt } from './parse-args.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
 import { withClient } from './runtime-commands.ts';
 
-interface ExplainedLine {
-  at: number;
-  from: string | null;
-  to: string | null;
-  explanation: {
-    rule: string;
-    authority: string;
-    verdict: { status: string | null; agentWait?: { reason?: string } | null };
-    evidence: {
-      row?: { via: string; source: string; state: string; receivedAt: number; toolName?: string };
-      screen?: { reason: string; anchor: string; lines: string[] };
-      title?: { text: string; kind: string; live: boolean };
-      process?: { agent: string | null };
-    };
-    overrode: string[];
-    screenShowsPrompt: boolean;
-  };
-  replay?: { verdict: { status: string | null }; same: boolean } | { kept: false };
-}
-
-interface AttemptLine {
-  at: number;
-  sink: string;
-  kind: string;
-  eventId: string;
-  handle: string | null;
-  attempt: number;
-  outcome: string;
-  status: number | null;
-  latencyMs: number | null;
-  error: string | null;
-}
-
 const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 23);
 
 /** Human lines of one explained transition. */
-export function formatExplained(t: ExplainedLine): string[] {
+export function formatExplained(t: ExplainedTransitionView): string[] {
   const e = t.explanation;
   const lines = [
     `${clock(t.at)}  ${t.from ?? '—'} → ${t.to ?? '—'}  rule ${e.rule} (${e.authority})${e.screenShowsPrompt ? '  · prompt on screen' : ''}`,
@@ -86,7 +54,7 @@ export function addNotifyCommands(program: Command, { io, state, globals }: CliC
     .addHelpText('after', '\nExample:\n  orca status explain pane-1a2b3c4d --replay')
     .action(async (handle: string, o: { limit?: number; replay?: boolean }) => {
       const r = await withClient(globals, (c) =>
-        c.call<{ handle: string; transitions: ExplainedLine[] }>('status.explain', {
+        c.call('status.explain', {
           handle,
           ...(o.limit ? { limit: o.limit } : {}),
           ...(o.replay ? { replay: true } : {}),
@@ -106,12 +74,7 @@ export function addNotifyCommands(program: Command, { io, state, globals }: CliC
     .description('send a test notification to every sink (or one) and say how each attempt ended')
     .option('--sink <name>', 'only this sink')
     .action(async (o: { sink?: string }) => {
-      const r = await withClient(globals, (c) =>
-        c.call<{ results: { sink: string; outcome: string; attempts: number; error?: string }[] }>(
-          'notify.test',
-          o.sink ? { sink: o.sink } : {},
-        ),
-      );
+      const r = await withClient(globals, (c) => c.call('notify.test', o.sink ? { sink: o.sink } : {}));
       if (json()) io.out(terminalSafeJson(r));
       else if (r.results.length === 0)
         io.out(o.sink ? `no sink named ${printableField(o.sink)}` : 'no sinks configured');
@@ -125,9 +88,7 @@ export function addNotifyCommands(program: Command, { io, state, globals }: CliC
     .description('recent delivery attempts: sink, event, outcome, HTTP status, latency')
     .option('--limit <n>', 'attempts to show (newest; default 50)', parsePositiveInt('--limit'))
     .action(async (o: { limit?: number }) => {
-      const r = await withClient(globals, (c) =>
-        c.call<{ attempts: AttemptLine[] }>('notify.log', o.limit ? { limit: o.limit } : {}),
-      );
+      const r = await withClient(globals, (c) => c.call('notify.log', o.limit ? { limit: o.limit } : {}));
       if (json()) io.out(terminalSafeJson(r));
       else if (r.attempts.length === 0) io.out('no notifications sent yet');
       else

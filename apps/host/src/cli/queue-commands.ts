@@ -19,9 +19,7 @@ export function addQueueCommands(program: Command, { io, state, globals }: CliCo
     .argument('[handle]', 'only this pane')
     .description('pending prompts in delivery order, then delivered, failed, cancelled and expired ones (newest first)')
     .action(async (handle: string | undefined) => {
-      const r = await withClient(globals, (c) =>
-        c.call<{ items: QueueItemLine[] }>('queue.list', handle ? { handle } : {}),
-      );
+      const r = await withClient(globals, (c) => c.call('queue.list', handle ? { handle } : {}));
       if (json()) io.out(terminalSafeJson(r));
       else if (r.items.length === 0) io.out(handle ? 'no queued prompts for this pane' : 'no queued prompts');
       else for (const item of r.items) io.out(formatQueueItem(item));
@@ -32,7 +30,7 @@ export function addQueueCommands(program: Command, { io, state, globals }: CliCo
     .argument('<id>', 'queue item id', parsePositiveInt('queue rm <id>'))
     .description('cancel a queued prompt (not one already being written)')
     .action(async (id: number) => {
-      const item = await withClient(globals, (c) => c.call<QueueItemLine>('queue.remove', { id }));
+      const item = await withClient(globals, (c) => c.call('queue.remove', { id }));
       print(item, formatQueueItem(item));
     });
 
@@ -46,7 +44,7 @@ export function addQueueCommands(program: Command, { io, state, globals }: CliCo
     )
     .description('reorder: move a queued prompt to a new place in its pane’s queue')
     .action(async (id: number, position: number) => {
-      const r = await withClient(globals, (c) => c.call<{ items: QueueItemLine[] }>('queue.move', { id, position }));
+      const r = await withClient(globals, (c) => c.call('queue.move', { id, position }));
       if (json()) io.out(terminalSafeJson(r));
       else for (const item of r.items) io.out(formatQueueItem(item));
     });
@@ -58,7 +56,7 @@ export function addQueueCommands(program: Command, { io, state, globals }: CliCo
     .description('block until the prompt is submitted (exit 0) or failed, cancelled or expired (exit 1)')
     .action(async (id: number, o: { timeout?: number }) => {
       const item = await withClient(globals, (c) =>
-        c.stream<QueueItemLine>('queue.wait', { id, ...(o.timeout ? { timeoutMs: o.timeout } : {}) }, () => {}),
+        c.stream('queue.wait', { id, ...(o.timeout ? { timeoutMs: o.timeout } : {}) }, () => {}),
       );
       print(item, formatQueueItem(item));
       state.exit = item.state === 'submitted' ? EXIT_OK : EXIT_REFUSED;

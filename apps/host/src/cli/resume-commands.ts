@@ -1,6 +1,6 @@
+import type { ResumeCandidateView as ResumeCandidate, ResumeReportView as ResumeReport } from '@orca/wire/contract';
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
-import type { ResumeCandidate, ResumeReport } from '../resume/resume-panes.ts';
 import type { CliContext } from './cli-context.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
 import { withClient } from './runtime-commands.ts';
@@ -35,7 +35,7 @@ export function addResumeCommands(program: Command, { io, state, globals }: CliC
     .command('ls')
     .description('panes whose agent session can be resumed, with the command, or why not')
     .action(async () => {
-      const r = await withClient(globals, (c) => c.call<{ panes: ResumeCandidate[] }>('resume.list'));
+      const r = await withClient(globals, (c) => c.call('resume.list'));
       if (json()) io.out(terminalSafeJson(r));
       else if (r.panes.length === 0) io.out('nothing to resume');
       else for (const c of r.panes) io.out(formatResumeCandidate(c));
@@ -45,9 +45,7 @@ export function addResumeCommands(program: Command, { io, state, globals }: CliC
     .argument('[handles...]', 'the panes to resume (default: every resumable one)')
     .description("start each agent again in its pane's cwd with its own resume command and original flags")
     .action(async (handles: string[]) => {
-      const r = await withClient(globals, (c) =>
-        c.call<ResumeReport>('resume.run', handles.length > 0 ? { handles } : {}),
-      );
+      const r = await withClient(globals, (c) => c.call('resume.run', handles.length > 0 ? { handles } : {}));
       if (json()) io.out(terminalSafeJson(r));
       else for (const line of formatResumeReport(r)) io.out(line);
       if (r.resumed.length === 0 && r.skipped.length === 0) io.out('nothing to resume');

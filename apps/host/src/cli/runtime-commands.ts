@@ -1,7 +1,6 @@
+import type { DispatchReceipt, PaneView } from '@orca/wire/contract';
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
-import type { DispatchReceipt } from '../panes/delivery-types.ts';
-import type { PaneView } from '../panes/pane-view.ts';
 import type { RuntimeClient } from '../rpc/client.ts';
 import { runAttach } from './attach.ts';
 import type { CliContext, GlobalOptions } from './cli-context.ts';
@@ -68,7 +67,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
         if (cmd[0] === '') throw new UsageError('orca run: the command is empty; give a program after --');
         if (o.allowClipboard && !o.attach) throw new UsageError('orca run: --allow-clipboard needs --attach');
         await withClient(globals, async (c) => {
-          const view = await c.call<PaneView>('terminal.create', {
+          const view = await c.call('terminal.create', {
             argv: cmd,
             cwd: o.cwd ?? process.cwd(),
             ...(o.name ? { name: o.name } : {}),
@@ -84,7 +83,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
     );
 
   const list = async (): Promise<void> => {
-    const { panes } = await withClient(globals, (c) => c.call<{ panes: PaneView[] }>('terminal.list'));
+    const { panes } = await withClient(globals, (c) => c.call('terminal.list'));
     if (json()) io.out(terminalSafeJson({ panes }));
     else for (const p of panes) io.out(formatPaneRow(p));
   };
@@ -106,10 +105,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
         try {
-          await c.stream('status.watch', undefined, (change) => {
-            const ch = change as { handle: string; at: number; verdict: PaneView };
-            print(ch, formatStatusChange(ch));
-          });
+          await c.stream('status.watch', undefined, (change) => print(change, formatStatusChange(change)));
         } catch (error) {
           if (!stopped) throw error;
         } finally {
@@ -125,7 +121,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
     .command('show')
     .argument('<handle>')
     .action(async (handle: string) => {
-      const view = await withClient(globals, (c) => c.call<PaneView>('terminal.show', { handle }));
+      const view = await withClient(globals, (c) => c.call('terminal.show', { handle }));
       print(view, formatPaneShow(view));
     });
   terminal
@@ -134,7 +130,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
     .argument('<text>')
     .description('write raw input to the pane')
     .action(async (handle: string, text: string) => {
-      const r = await withClient(globals, (c) => c.call<{ bytes: number }>('terminal.send', { handle, text }));
+      const r = await withClient(globals, (c) => c.call('terminal.send', { handle, text }));
       print(r, `sent ${r.bytes} bytes`);
     });
   terminal
@@ -143,14 +139,11 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
     .requiredOption('--for <condition>', 'tui-idle | exit')
     .option('--timeout <seconds>', 'give up after this long', parseTimeout)
     .action(async (handle: string, o: { for: string; timeout?: number }) => {
-      if (o.for !== 'tui-idle' && o.for !== 'exit')
-        throw new UsageError(`--for expects tui-idle or exit, got ${printableField(o.for)}`);
+      const mode = o.for;
+      if (mode !== 'tui-idle' && mode !== 'exit')
+        throw new UsageError(`--for expects tui-idle or exit, got ${printableField(mode)}`);
       const r = await withClient(globals, (c) =>
-        c.stream<{ satisfied: boolean; blockedReason?: string }>(
-          'terminal.wait',
-          { handle, for: o.for, ...(o.timeout ? { timeoutMs: o.timeout } : {}) },
-          () => {},
-        ),
+        c.stream('terminal.wait', { handle, for: mode, ...(o.timeout ? { timeoutMs: o.timeout } : {}) }, () => {}),
       );
       print(r, formatWaitResult(r));
       state.exit = r.satisfied ? EXIT_OK : EXIT_REFUSED;
@@ -165,7 +158,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
     .option('--agents <list>', AGENTS_HELP, parseAgentList)
     .action(async (name: string, o: { hooks: boolean; agents?: string[] }) => {
       const g = await withClient(globals, (c) =>
-        c.call<{ name: string; phase: string; home?: string }>('guest.add', {
+        c.call('guest.add', {
           kind: 'netns',
           name,
           noHooks: !o.hooks,
@@ -183,7 +176,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
     .option('--agents <list>', AGENTS_HELP, parseAgentList)
     .action(async (name: string, o: { target: string; hooks: boolean; sshArg?: string[]; agents?: string[] }) => {
       const g = await withClient(globals, (c) =>
-        c.call<{ name: string; phase: string }>('guest.add', {
+        c.call('guest.add', {
           kind: 'ssh',
           name,
           target: o.target,
@@ -198,9 +191,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
     .command('ls')
     .description('list guests')
     .action(async () => {
-      const r = await withClient(globals, (c) =>
-        c.call<{ guests: { name: string; connectionId: string; phase: string; lastError?: string }[] }>('guest.list'),
-      );
+      const r = await withClient(globals, (c) => c.call('guest.list'));
       if (json()) io.out(terminalSafeJson(r));
       else for (const g of r.guests) io.out(formatGuestRow(g));
     });
@@ -208,7 +199,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
     .command('rm')
     .argument('<name>')
     .action(async (name: string) => {
-      const r = await withClient(globals, (c) => c.call<{ removed: boolean }>('guest.remove', { name }));
+      const r = await withClient(globals, (c) => c.call('guest.remove', { name }));
       print(r, formatGuestRemoved(name, r.removed));
       state.exit = r.removed ? EXIT_OK : EXIT_REFUSED;
     });
@@ -247,7 +238,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
         );
       if (o.queue) {
         const item = await withClient(globals, (c) =>
-          c.call<QueueItemLine>('queue.add', {
+          c.call('queue.add', {
             handle,
             prompt: o.inject,
             source: 'cli',
@@ -258,7 +249,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
         return;
       }
       const r = await withClient(globals, (c) =>
-        c.call<DispatchReceipt>('terminal.dispatch', {
+        c.call('terminal.dispatch', {
           handle,
           inject: o.inject,
           ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
@@ -272,9 +263,7 @@ export function addRuntimeCommands(program: Command, { io, state, globals }: Cli
     .description('compact the store now: drop expired, orphaned and over-cap hook rows (also runs at start and hourly)')
     .option('--full', 'rewrite the whole database file (VACUUM) instead of returning free pages')
     .action(async (o: { full?: boolean }) => {
-      const r = await withClient(globals, (c) =>
-        c.call<Parameters<typeof formatGcReport>[0]>('store.gc', { full: o.full === true }),
-      );
+      const r = await withClient(globals, (c) => c.call('store.gc', { full: o.full === true }));
       print(r, formatGcReport(r));
     });
 }

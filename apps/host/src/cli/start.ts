@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
-import { z } from 'zod';
+import type { MethodDefinition } from '@orca/wire/rpc';
 import {
   EXIT_OK,
   EXIT_SIGINT,
@@ -12,6 +11,7 @@ import {
 } from '../constants.ts';
 import { createHost, type Host } from '../host/host.ts';
 import { listResumable, resumePanes } from '../resume/resume-panes.ts';
+import { runtimeMethod } from '../rpc/contract-method.ts';
 import { startRuntimeServer } from '../rpc/runtime-server.ts';
 import type { RpcSocketServer } from '../rpc/socket-server.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
@@ -30,14 +30,10 @@ import { parseWebAddress, type WebAddress } from './web-address.ts';
  * host; `end` also ends the panes the PTY keeper holds, and the keeper. Not offered to browsers.
  */
 // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous method list needs each entry's own params type.
-function shutdownMethod(onShutdown: (panes: 'keep' | 'end') => void): MethodDefinition<any> {
-  return defineMethod({
-    name: 'host.shutdown',
-    params: z.object({ panes: z.enum(['keep', 'end']).optional() }).optional(),
-    handler: (p) => {
-      onShutdown(p?.panes ?? 'keep');
-      return { stopping: true, pid: process.pid, panes: p?.panes ?? 'keep' };
-    },
+export function shutdownMethod(onShutdown: (panes: 'keep' | 'end') => void): MethodDefinition<any> {
+  return runtimeMethod('host.shutdown', (p) => {
+    onShutdown(p?.panes ?? 'keep');
+    return { stopping: true, pid: process.pid, panes: p?.panes ?? 'keep' };
   });
 }
 

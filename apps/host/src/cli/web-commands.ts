@@ -8,11 +8,6 @@ import { parseDuration } from './parse-args.ts';
 import { printableField, terminalSafeJson } from './printable.ts';
 import { connectFromGlobals } from './runtime-connection.ts';
 
-interface SessionsResult {
-  serving: boolean;
-  sessions: { id: string; createdAt: number; lastUsedAt: number; expiresAt: number; sockets: number }[];
-}
-
 /** A time as the CLI prints it: ISO 8601 to the second, UTC. */
 const when = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -36,7 +31,7 @@ export function addWebCommands(program: Command, { io, state, globals }: CliCont
       if (o.expires !== undefined && o.expires < 1_000) throw new UsageError('orca web pair: --expires is at least 1s');
       const client = await connectFromGlobals(globals());
       try {
-        const paired = await client.call<{ url: string; expiresAt: number }>('web.pair', {
+        const paired = await client.call('web.pair', {
           ...(o.expires !== undefined ? { expiresInMs: o.expires } : {}),
         });
         if (globals().json) io.out(terminalSafeJson(paired));
@@ -56,7 +51,7 @@ export function addWebCommands(program: Command, { io, state, globals }: CliCont
     .action(async () => {
       const client = await connectFromGlobals(globals());
       try {
-        const result = await client.call<SessionsResult>('web.sessions');
+        const result = await client.call('web.sessions');
         if (globals().json) io.out(terminalSafeJson(result));
         else if (!result.serving) io.out('the host is not serving the web client (start it with --web)');
         else if (result.sessions.length === 0) io.out('no browser sessions');
@@ -77,7 +72,7 @@ export function addWebCommands(program: Command, { io, state, globals }: CliCont
     .action(async (id: string) => {
       const client = await connectFromGlobals(globals());
       try {
-        const { revoked } = await client.call<{ revoked: boolean }>('web.revoke', { id });
+        const { revoked } = await client.call('web.revoke', { id });
         if (!revoked)
           throw new HostError(
             'ORCA_HOST_WEB',

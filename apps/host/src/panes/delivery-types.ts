@@ -1,34 +1,7 @@
 import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
-import type { PromptProof } from './prompt-proof.ts';
 
-/** A stage a dispatch reached, with its time (ms, the host clock). */
-export interface DispatchStage {
-  readonly stage: 'ready' | 'input_written' | 'submitted' | 'working';
-  readonly at: number;
-}
-
-/** What `dispatch` reports once the agent took the prompt. */
-export interface DispatchReceipt {
-  /** Bytes written into the PTY (the text, its paste markers, every submit key). */
-  readonly bytes: number;
-  readonly stages: readonly DispatchStage[];
-  /** What proved the submission: the agent's prompt hook, or its screen. */
-  readonly submittedBy: 'hook' | 'screen';
-  /**
-   * With `submittedBy: 'hook'`: `text` — the hook carried this prompt's text; `event` — the agent's
-   * prompt hook carries no text, and the pane's writer lock proves nobody else typed a prompt.
-   */
-  readonly hookProof?: PromptProof;
-  /** SHA-256 (hex) of the prompt as compared with hooks (`normalizePromptText`): which prompt this proves. */
-  readonly promptDigest: string;
-  /** Submit keys sent (2 when the first left the draft in the composer). */
-  readonly submitKeys: number;
-  /**
-   * Proven after a host restart from the stored prompt hook of a queued prompt whose delivery the
-   * stopped host did not see end; `bytes` and `submitKeys` are then unknown (0).
-   */
-  readonly recovered?: true;
-}
+/** A dispatch's stages and receipt: the contract's types (`@orca/wire/contract`). */
+export type { DispatchReceipt, DispatchStage } from '@orca/wire/contract';
 
 /** How a delivery behaves; see {@link deliverPrompt}. */
 export interface DeliveryOptions {

@@ -1,41 +1,11 @@
 import { readTri, writeTri } from '@orca/wire/compat';
+import type { PaneView } from '@orca/wire/contract';
 import { candidateOf } from '../resume/resume-candidates.ts';
 import type { PaneRecord } from '../store/store.ts';
 import type { LivePane, Verdict } from './live-pane.ts';
 
-/** What `orca terminal show` / `orca ls` report about a pane. `agentWait` absent = not evaluated. */
-export interface PaneView {
-  handle: string;
-  name: string | null;
-  paneKey: string;
-  cwd: string;
-  guest: string | null;
-  /** The program it runs: its argv[0]'s last path segment (`bash`, `claude`); never its arguments. */
-  command: string;
-  /** The agent its hook events named (null until one did). */
-  agent: string | null;
-  title: string | null;
-  status: Verdict['status'];
-  isRunningAgent: boolean;
-  agentWait?: Verdict['agentWait'];
-  /** When the current verdict was published (ms since the epoch); absent before the first. */
-  changedAt?: number;
-  exited?: { code: number | null; signal: number | null; cause: string };
-  /** Prompts queued for it and not delivered yet (absent: none). */
-  queued?: number;
-  /** The pane process's pid while it runs. */
-  pid?: number;
-  /** True when the PTY keeper holds the process (it outlives the host). */
-  kept?: boolean;
-  /**
-   * A pane that ended with its keeper or host: the command that resumes its agent's session
-   * (`orca resume run`), or why it cannot. Absent otherwise.
-   */
-  resume?: { argv: readonly string[] } | { reason: string };
-  /** The pane that resumed this one's session. */
-  resumedAs?: string;
-  tail?: string;
-}
+/** What `orca terminal show` / `orca ls` report about a pane: the contract's view (`@orca/wire/contract`). */
+export type { PaneView } from '@orca/wire/contract';
 
 /** The last path segment of a pane's argv[0] (`/usr/bin/bash` → `bash`). */
 export function commandName(argv: readonly string[]): string {

@@ -1,3 +1,4 @@
+import type { QueueItemView } from '@orca/wire/contract';
 import { InvalidArgumentError } from '@orca/wire/rpc';
 import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
 import {
@@ -16,28 +17,8 @@ import type { LivePane } from './live-pane.ts';
 import { checkPrompt } from './prompt-limits.ts';
 import { proofFromStoredHooks } from './prompt-proof-stored.ts';
 
-/** A queued prompt as clients see it (`queue.*` methods, `orca queue ls --json`). */
-export interface QueueItemView {
-  readonly id: number;
-  readonly handle: string;
-  readonly state: QueueState;
-  readonly prompt: string;
-  /** Who queued it: `cli`, `rpc` or `web`. */
-  readonly source: string;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  /** Place among the pane's pending items (1 = next); absent once final. */
-  readonly position?: number;
-  readonly expiresAt?: number;
-  /** When its text started to be written. */
-  readonly deliveringAt?: number;
-  /** The receipt of a submitted item. */
-  readonly receipt?: DispatchReceipt;
-  /** Why it failed (a refusal code), was cancelled or expired. */
-  readonly error?: { readonly code: string; readonly message: string };
-  /** What the next item waits for (`the agent is busy`, `a human (agent-approval-prompt)`, …). */
-  readonly waitingFor?: string;
-}
+/** A queued prompt as clients see it (`queue.*`, `orca queue ls --json`): the contract's view. */
+export type { QueueItemView } from '@orca/wire/contract';
 
 /** Options of {@link PromptQueue.add}. */
 export interface QueueAddOptions {

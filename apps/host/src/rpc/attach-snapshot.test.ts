@@ -95,7 +95,7 @@ describe('the attach snapshot rebuilds the screen cell by cell', () => {
         client.socket.send(bytes, { binary: true });
         return true;
       },
-      call: (method, params) => client.stream(method, params, (event) => terminal.handleEvent(event)),
+      call: (method, params) => client.send(method, params, (event) => terminal.handleEvent(event)),
     });
     client.socket.on('message', (data, isBinary) => {
       if (isBinary) terminal.receive(new Uint8Array(data as Buffer));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type RuntimeContract, type TypedCaller, typedCaller } from '@orca/wire/contract';
 import { createRpcCallRouter, type RpcFailure } from '@orca/wire/rpc';
 import WebSocket from 'ws';
 import { CLIENT_CONNECT_TIMEOUT_MS } from '../constants.ts';
@@ -24,11 +25,13 @@ export class RpcCallError extends Error {
   }
 }
 
-/** A connection to a running host's runtime socket. */
-export interface RuntimeClient {
-  call<T = unknown>(method: string, params?: unknown): Promise<T>;
-  /** A streaming call: `onEvent` gets each event result; resolves with the final result. */
-  stream<T = unknown>(method: string, params: unknown, onEvent: (result: unknown) => void): Promise<T>;
+/**
+ * A connection to a running host's runtime socket. `call` and `stream` are typed by the runtime
+ * contract (`@orca/wire/contract`); `send` is the untyped call (any method name, for probes and
+ * clients of other versions).
+ */
+export interface RuntimeClient extends TypedCaller<RuntimeContract> {
+  send(method: string, params?: unknown, onEvent?: (event: unknown) => void): Promise<unknown>;
   /** The underlying socket (binary terminal-stream frames). */
   readonly socket: WebSocket;
   close(): void;
@@ -111,15 +114,15 @@ function clientOver(socket: WebSocket): RuntimeClient {
     if (!isBinary) router.receive(String(data));
   });
   socket.on('close', () => router.failAll(new HostError('ORCA_HOST_NOT_RUNNING', 'the host closed the connection')));
-  const send = <T>(method: string, params: unknown, onEvent?: (r: unknown) => void): Promise<T> => {
+  const send = (method: string, params: unknown, onEvent?: (r: unknown) => void): Promise<unknown> => {
     const id = randomUUID();
-    const answer = router.expect<T>(id, onEvent);
+    const answer = router.expect<unknown>(id, onEvent);
     socket.send(JSON.stringify({ id, method, ...(params === undefined ? {} : { params }) }));
     return answer;
   };
   return {
-    call: (method, params) => send(method, params),
-    stream: (method, params, onEvent) => send(method, params, onEvent),
+    ...typedCaller<RuntimeContract>(send),
+    send,
     socket,
     close: () => socket.close(),
   };

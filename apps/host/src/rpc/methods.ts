@@ -3,10 +3,10 @@ import {
   RUNTIME_PROTOCOL_VERSION,
   type StatusGetResult,
 } from '@orca/wire/compat';
-import { defineMethod, type MethodDefinition } from '@orca/wire/rpc';
-import { z } from 'zod';
-import { APP_VERSION, WAIT_TIMEOUT_MAX_MS } from '../constants.ts';
+import type { MethodDefinition } from '@orca/wire/rpc';
+import { APP_VERSION } from '../constants.ts';
 import type { Host } from '../host/host-types.ts';
+import { runtimeMethod as m } from './contract-method.ts';
 import { notifyMethods } from './notify-methods.ts';
 import { queueMethods } from './queue-methods.ts';
 import { resumeMethods } from './resume-methods.ts';
@@ -42,107 +42,49 @@ export function statusGetResult(): StatusGetResult {
   };
 }
 
-const handle = z.string().min(1).max(200);
-
 /**
- * The runtime RPC methods over the host. Handlers only translate to host calls; refusals keep
- * their wire codes (passed through by the dispatcher).
+ * The runtime RPC methods over the host, served from `@orca/wire/contract` (params schemas and
+ * result types there). Handlers only translate to host calls; refusals keep their wire codes
+ * (passed through by the dispatcher).
  */
 // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous method list needs each entry's own params type.
 export function runtimeMethods(host: Host): MethodDefinition<any>[] {
   return [
-    defineMethod({ name: 'status.get', params: null, handler: () => statusGetResult() }),
-    defineMethod({
-      name: 'terminal.create',
-      params: z.object({
-        argv: z.array(z.string()).min(1),
-        cwd: z.string().min(1).optional(),
-        name: z.string().max(200).optional(),
-        env: z.record(z.string(), z.string()).optional(),
-        guest: z.string().min(1).optional(),
+    m('status.get', () => statusGetResult()),
+    m('terminal.create', (p) =>
+      host.createPane({
+        argv: p.argv,
+        ...(p.guest ? { guest: p.guest } : {}),
+        ...(p.cwd ? { cwd: p.cwd } : {}),
+        ...(p.name ? { name: p.name } : {}),
+        ...(p.env ? { env: p.env } : {}),
       }),
-      handler: (p) =>
-        host.createPane({
-          argv: p.argv,
-          ...(p.guest ? { guest: p.guest } : {}),
-          ...(p.cwd ? { cwd: p.cwd } : {}),
-          ...(p.name ? { name: p.name } : {}),
-          ...(p.env ? { env: p.env } : {}),
-        }),
+    ),
+    m('terminal.list', () => ({ panes: host.listPanes() })),
+    m('terminal.show', (p) => host.showPane(p.handle)),
+    m('terminal.remove', (p) => {
+      host.removePane(p.handle);
+      return { removed: p.handle };
     }),
-    defineMethod({ name: 'terminal.list', params: null, handler: () => ({ panes: host.listPanes() }) }),
-    defineMethod({ name: 'terminal.show', params: z.object({ handle }), handler: (p) => host.showPane(p.handle) }),
-    defineMethod({
-      name: 'terminal.remove',
-      params: z.object({ handle }),
-      handler: (p) => {
-        host.removePane(p.handle);
-        return { removed: p.handle };
-      },
-    }),
-    defineMethod({
-      name: 'terminal.send',
-      params: z.object({ handle, text: z.string() }),
-      handler: (p) => ({ bytes: host.send(p.handle, p.text) }),
-    }),
-    defineMethod({
-      name: 'terminal.dispatch',
-      // Why: an empty or oversized prompt gets its own refusal code (prompt_empty, prompt_too_large), not a schema error.
-      params: z.object({
-        handle,
-        inject: z.string(),
-        timeoutMs: z.number().int().positive().max(WAIT_TIMEOUT_MAX_MS).optional(),
-      }),
-      handler: (p) =>
-        host.dispatchInject(p.handle, p.inject, p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
-    }),
-    defineMethod({
-      name: 'terminal.wait',
-      params: z.object({
-        handle,
-        for: z.enum(['tui-idle', 'exit']),
-        timeoutMs: z.number().int().positive().max(WAIT_TIMEOUT_MAX_MS).optional(),
-      }),
-      streaming: true,
-      handler: (p) => host.wait(p.handle, p.for, p.timeoutMs),
-    }),
+    m('terminal.send', (p) => ({ bytes: host.send(p.handle, p.text) })),
+    m('terminal.dispatch', (p) =>
+      host.dispatchInject(p.handle, p.inject, p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+    ),
+    m('terminal.wait', (p) => host.wait(p.handle, p.for, p.timeoutMs)),
     ...queueMethods(host),
     ...notifyMethods(host),
     ...resumeMethods(host),
-    defineMethod({
-      name: 'guest.add',
-      params: z.object({
-        kind: z.enum(['netns', 'ssh']),
-        name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/),
-        target: z.string().min(1).optional(),
-        noHooks: z.boolean().optional(),
-        agents: z.array(z.string()).optional(),
-        sshArgs: z.array(z.string()).optional(),
+    m('guest.add', (p) =>
+      host.guests.add(p.kind, p.name, {
+        ...(p.target ? { target: p.target } : {}),
+        ...(p.noHooks ? { noHooks: true } : {}),
+        ...(p.agents ? { agents: p.agents } : {}),
+        ...(p.sshArgs ? { sshArgs: p.sshArgs } : {}),
       }),
-      handler: (p) =>
-        host.guests.add(p.kind, p.name, {
-          ...(p.target ? { target: p.target } : {}),
-          ...(p.noHooks ? { noHooks: true } : {}),
-          ...(p.agents ? { agents: p.agents } : {}),
-          ...(p.sshArgs ? { sshArgs: p.sshArgs } : {}),
-        }),
-    }),
-    defineMethod({ name: 'guest.list', params: null, handler: () => ({ guests: host.guests.list() }) }),
-    defineMethod({
-      name: 'guest.remove',
-      params: z.object({ name: z.string().min(1) }),
-      handler: async (p) => ({ removed: await host.guests.remove(p.name) }),
-    }),
-    defineMethod({
-      name: 'store.gc',
-      params: z.object({ full: z.boolean().optional() }).optional(),
-      handler: (p) => host.gc({ full: p?.full === true }),
-    }),
-    defineMethod({
-      name: 'status.watch',
-      params: null,
-      streaming: true,
-      handler: (_p, ctx) => streamUntilClosed(ctx, (emit) => host.onVerdict(emit)),
-    }),
+    ),
+    m('guest.list', () => ({ guests: host.guests.list() })),
+    m('guest.remove', async (p) => ({ removed: await host.guests.remove(p.name) })),
+    m('store.gc', (p) => host.gc({ full: p?.full === true })),
+    m('status.watch', (_p, ctx) => streamUntilClosed(ctx, (emit) => host.onVerdict(emit))),
   ];
 }

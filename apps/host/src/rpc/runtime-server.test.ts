@@ -28,7 +28,7 @@ async function setup(): Promise<{ host: Host; client: RuntimeClient }> {
 describe('runtime RPC over runtime.sock', () => {
   it('status.get satisfies the wire schema; current and oldest-compatible clients are ok, older ones are told so', async () => {
     const { client } = await setup();
-    const status = await client.call<StatusGetResult>('status.get');
+    const status = await client.call('status.get');
     expect(StatusGetResultSchema.safeParse(status).success).toBe(true);
     expect(status.runtimeProtocolVersion).toBe(RUNTIME_PROTOCOL_VERSION);
     const asClient = (v: number) =>
@@ -44,8 +44,8 @@ describe('runtime RPC over runtime.sock', () => {
     await expect(client.call('terminal.show', { handle: 'pane-x' })).rejects.toMatchObject({
       rpcCode: 'terminal_handle_stale',
     });
-    await expect(client.call('no.such')).rejects.toMatchObject({ rpcCode: 'method_not_found' });
-    await expect(client.call('terminal.send', { handle: 1 })).rejects.toMatchObject({ rpcCode: 'invalid_argument' });
+    await expect(client.send('no.such')).rejects.toMatchObject({ rpcCode: 'method_not_found' });
+    await expect(client.send('terminal.send', { handle: 1 })).rejects.toMatchObject({ rpcCode: 'invalid_argument' });
   });
 
   it('terminal.remove forgets an exited pane and its rows; a running pane or an unknown handle is refused', async () => {
@@ -78,7 +78,7 @@ describe('runtime RPC over runtime.sock', () => {
         client.socket.send(bytes, { binary: true });
         return true;
       },
-      call: (method, params) => client.stream(method, params, (event) => terminal.handleEvent(event)),
+      call: (method, params) => client.send(method, params, (event) => terminal.handleEvent(event)),
     });
     client.socket.on('message', (data, isBinary) => {
       if (isBinary) terminal.receive(new Uint8Array(data as Buffer));

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { BROWSER_METHODS } from '@orca/wire/contract';
 import {
   createDispatcher,
   DEFAULT_PASS_THROUGH_CODES,
   type Dispatcher,
-  defineMethod,
   type MethodDefinition,
   parseRequest,
+  RpcError,
 } from '@orca/wire/rpc';
 import { createTerminalHost, type TerminalBackend, type TerminalHost } from '@orca/wire/terminal-stream';
-import { z } from 'zod';
 import { PANE_EXIT_DRAIN_MS } from '../constants.ts';
 import { REFUSAL_CODES } from '../errors.ts';
 import type { Host } from '../host/host-types.ts';
 import { createClipboardFilter } from '../panes/clipboard-filter.ts';
+import { runtimeMethod } from './contract-method.ts';
 import { runtimeMethods } from './methods.ts';
 import { type RpcConnection, type RpcHandlers, type RpcSocketServer, startRpcSocketServer } from './socket-server.ts';
 
@@ -96,6 +97,25 @@ export interface RuntimeHandlerOptions {
   /** Methods added for one connection (the web server's session methods), beside the runtime's. */
   // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous method list needs each entry's own params type.
   readonly extraMethods?: (conn: RpcConnection) => MethodDefinition<any>[];
+  /**
+   * Only the methods the contract offers to browsers (`browser: true`) run; every other answers
+   * `forbidden` (the web server's connections).
+   */
+  readonly browserOnly?: boolean;
+}
+
+/** `def` as a paired browser may call it: itself, or a method that answers `forbidden`. */
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous method list needs each entry's own params type.
+function forBrowser(def: MethodDefinition<any>): MethodDefinition<any> {
+  if (BROWSER_METHODS.has(def.name)) return def;
+  return {
+    name: def.name,
+    params: null,
+    ...(def.streaming ? { streaming: true } : {}),
+    handler: () => {
+      throw new RpcError('forbidden', `${def.name} is not offered to browsers; run it with \`orca\` on the host`);
+    },
+  };
 }
 
 /**
@@ -108,11 +128,9 @@ export function createRuntimeHandlers(host: Host, opts: RuntimeHandlerOptions): 
   const terminalHosts = new WeakMap<RpcConnection, TerminalHost>();
   const baseMethods = runtimeMethods(host);
   const multiplexFor = (conn: RpcConnection) =>
-    defineMethod({
-      name: 'terminal.multiplex',
-      params: z.object({ clipboard: z.boolean().optional() }),
-      streaming: true,
-      handler: (p, ctx) =>
+    runtimeMethod(
+      'terminal.multiplex',
+      (p, ctx) =>
         new Promise<null>((resolve) => {
           const terminal = createTerminalHost({
             backend: paneTerminalBackend(host, { clipboard: p.clipboard === true }),
@@ -131,13 +149,14 @@ export function createRuntimeHandlers(host: Host, opts: RuntimeHandlerOptions): 
             { once: true },
           );
         }),
-    });
+    );
   // Why: terminal.multiplex binds the connection's binary side, so each connection gets its own dispatcher.
   const dispatchers = new WeakMap<RpcConnection, { dispatcher: Dispatcher; streaming: Set<string> }>();
   const dispatcherFor = (conn: RpcConnection) => {
     let entry = dispatchers.get(conn);
     if (!entry) {
-      const methods = [...baseMethods, multiplexFor(conn), ...(opts.extraMethods?.(conn) ?? [])];
+      const all = [...baseMethods, multiplexFor(conn), ...(opts.extraMethods?.(conn) ?? [])];
+      const methods = opts.browserOnly ? all.map(forBrowser) : all;
       entry = {
         dispatcher: createDispatcher({
           runtimeId,

@@ -1,4 +1,4 @@
-import type { MethodContext } from '@orca/wire/rpc';
+import type { TypedMethodContext } from '@orca/wire/contract';
 
 /**
  * The body of a watch method: `subscribe` forwards events through `ctx.emit` until the client
@@ -7,9 +7,9 @@ import type { MethodContext } from '@orca/wire/rpc';
  * @example
  * handler: (_p, ctx) => streamUntilClosed(ctx, (emit) => host.onVerdict(emit)),
  */
-export function streamUntilClosed(
-  ctx: MethodContext,
-  subscribe: (emit: (event: unknown) => void) => () => void,
+export function streamUntilClosed<E>(
+  ctx: TypedMethodContext<E>,
+  subscribe: (emit: (event: E) => void) => () => void,
 ): Promise<null> {
   return new Promise((resolve) => {
     const off = subscribe((event) => ctx.emit(event));

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@orca/testkit';
+import { RUNTIME_CONTRACT } from '@orca/wire/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openRawWebSocket } from '../../test/raw-websocket.ts';
@@ -166,6 +167,29 @@ describe('the web server (orca start --web)', () => {
       messages: [],
     });
     paired.socket?.close();
+  });
+
+  it('a browser is served only the methods the contract offers to browsers; the others answer forbidden', async () => {
+    const web = await setup();
+    const { token } = await pair(web);
+    const browser = await open(web, ['orca.v1', `orca.session.${token}`], web.origin);
+    const socket = browser.socket as WebSocket;
+    for (const [name, spec] of Object.entries(RUNTIME_CONTRACT)) {
+      if (spec.browser || spec.streaming) continue;
+      const answer = (await call(socket, name)) as { code?: string; message?: string };
+      // Why: the runtime socket's own methods (shutdown, web admin) are not even registered here.
+      expect(['forbidden', 'method_not_found'], name).toContain(answer.code);
+    }
+    for (const refused of ['guest.add', 'guest.list', 'store.gc', 'notify.test', 'notify.log']) {
+      expect(await call(socket, refused), refused).toMatchObject({
+        code: 'forbidden',
+        message: expect.stringContaining('not offered to browsers'),
+      });
+    }
+    expect(hosts.get(web)?.guests.list()).toEqual([]);
+    expect(await call(socket, 'terminal.list')).toEqual({ panes: [] });
+    expect(await call(socket, 'status.get')).toMatchObject({ capabilities: expect.any(Array) });
+    socket.close();
   });
 
   it('refuses a foreign or missing Origin, a wrong code, a forged token and no credential, sending no data', async () => {

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { defineMethod } from '@orca/wire/rpc';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isLoopbackHost } from '../cli/web-address.ts';
 import { WEB_MAX_MESSAGE_BYTES, WEB_SESSION_SWEEP_MS, WEB_SOCKET_PATH, WEB_SUBPROTOCOL } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import type { Host } from '../host/host-types.ts';
+import { runtimeMethod } from '../rpc/contract-method.ts';
 import { createRuntimeHandlers } from '../rpc/runtime-server.ts';
 import { attachRpcConnections, type RpcConnection } from '../rpc/socket-server.ts';
 import { createAuthLimiter } from './auth-limiter.ts';
@@ -200,18 +200,15 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   };
   const handlers = createRuntimeHandlers(opts.host, {
     runtimeId: opts.runtimeId ?? randomUUID(),
+    browserOnly: true,
     extraMethods: (conn) => [
-      defineMethod({
-        name: 'web.session',
-        params: null,
-        handler: () => {
-          const admission = admissions.get(conn);
-          if (!admission) return { sessionId: null };
-          // Why: the token is handed over once, on the connection the pairing code opened.
-          const token = admission.token;
-          delete admission.token;
-          return { sessionId: admission.session.id, ...(token ? { token } : {}) };
-        },
+      runtimeMethod('web.session', () => {
+        const admission = admissions.get(conn);
+        if (!admission) return { sessionId: null };
+        // Why: the token is handed over once, on the connection the pairing code opened.
+        const token = admission.token;
+        delete admission.token;
+        return { sessionId: admission.session.id, ...(token ? { token } : {}) };
       }),
     ],
   });

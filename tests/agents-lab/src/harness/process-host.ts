@@ -104,10 +104,10 @@ export interface RemotePane {
 /** Follows pane `handle` of the host on `dataDir`. */
 export async function followPane(dataDir: string, handle: string, profile: AgentProfile): Promise<RemotePane> {
   let client = await connectRuntime(dataDir);
-  let view = await client.call<PaneView>('terminal.show', { handle });
+  let view = await client.call('terminal.show', { handle });
   let closed = false;
   const refresh = async (): Promise<PaneView> => {
-    view = await client.call<PaneView>('terminal.show', { handle });
+    view = await client.call('terminal.show', { handle });
     return view;
   };
   const poll = async (): Promise<void> => {
