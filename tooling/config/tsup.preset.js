@@ -13,7 +13,8 @@ function packageVersion() {
 
 /**
  * The one tsup preset every @orca package reuses: ESM only, declarations on, Node 20 target,
- * nothing bundled that is a dependency (tsup externalizes `dependencies` by default).
+ * nothing bundled that is a dependency (tsup externalizes `dependencies` by default) except the
+ * private helpers of `@orca/shared`, which are inlined.
  *
  * @example
  * // packages/wire/tsup.config.ts
@@ -32,6 +33,8 @@ export function orcaTsup(entry, overrides = {}) {
     splitting: true,
     treeshake: true,
     ...overrides,
+    // Why: @orca/shared is private; its helpers are inlined so no published package depends on it.
+    noExternal: [/^@orca\/shared(\/|$)/, ...(overrides.noExternal ?? [])],
     define: { __ORCA_PKG_VERSION__: JSON.stringify(packageVersion()), ...overrides.define },
   });
 }

@@ -101,3 +101,10 @@ export function isRefusalCode(code: unknown): code is RefusalCode {
 export function isRefusal(error: unknown): error is Error & { code: RefusalCode } {
   return error instanceof HostRefusal || (error instanceof Error && isRefusalCode((error as { code?: unknown }).code));
 }
+
+/** A command line the CLI cannot run (exit code 2). */
+export class UsageError extends HostError {
+  constructor(message: string) {
+    super('ORCA_HOST_USAGE', message);
+  }
+}

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { until } from '@orca/testkit';
 import pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
-import type { PaneView } from '../src/panes/pane-view.ts';
 import { connectRuntime, type RuntimeClient } from '../src/rpc/client.ts';
 import { CLI_ENTRY, startOrca, TSX_CLI } from './cli-process.ts';
 

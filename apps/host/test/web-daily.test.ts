@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { installHooks } from '../src/agent-hooks/install-hooks.ts';
 import { demoAgentPath } from '../src/demo/demo-agent-path.ts';
-import type { PaneView } from '../src/panes/pane-view.ts';
 import { connectRuntime, type RuntimeClient } from '../src/rpc/client.ts';
 import { recordNotifications, shownNotifications } from './browser-notifications.ts';
 import { runOrca, type StartedHost, startOrca } from './cli-process.ts';

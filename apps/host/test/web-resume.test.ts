@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { until } from '@orca/testkit';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { PaneView } from '../src/panes/pane-view.ts';
 import { connectRuntime } from '../src/rpc/client.ts';
 import { type StartedHost, startOrca } from './cli-process.ts';
 import { demoClaude } from './demo-claude.ts';

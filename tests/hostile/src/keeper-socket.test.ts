@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { connectRuntime, type PaneView } from '@orca/host';
+import { connectRuntime } from '@orca/host';
 import { createRelayChannel } from '@orca/wire/relay-frames';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';

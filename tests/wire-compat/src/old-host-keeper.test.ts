@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { connectRuntime, type PaneView } from '@orca/host';
+import { connectRuntime } from '@orca/host';
 import { endKeeper, until } from '@orca/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractOldHost, previousHostRelease, REPO_ROOT } from './old-host.ts';

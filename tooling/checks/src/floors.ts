@@ -27,10 +27,18 @@ export function floorOf(name: string, group: string): number {
 /**
  * Narrower rules than the floors where ARCHITECTURE.md names them: `@orca/relay` (floor 2) may
  * import `@orca/wire` and no other floor-1 package; so may `@orca/web` (the browser client) and
- * `@orca/keeper` (the PTY keeper).
+ * `@orca/keeper` (the PTY keeper). `@orca/shared` (tooling, inlined at build) is open to the
+ * packages that run in Node.
  */
 export const ALLOWED_INTERNAL_IMPORTS: Readonly<Record<string, readonly string[]>> = {
-  '@orca/relay': ['@orca/wire'],
+  '@orca/relay': ['@orca/wire', '@orca/shared'],
   '@orca/web': ['@orca/wire'],
-  '@orca/keeper': ['@orca/wire'],
+  '@orca/keeper': ['@orca/wire', '@orca/shared'],
 };
+
+/**
+ * Private tooling packages whose code the shared tsup preset inlines into each package at build:
+ * shipped code may import them, listed in devDependencies (never dependencies: they are not
+ * published).
+ */
+export const INLINED_PACKAGES: readonly string[] = ['@orca/shared'];

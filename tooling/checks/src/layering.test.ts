@@ -138,6 +138,51 @@ describe('checkLayering and tooling', () => {
   });
 });
 
+describe('checkLayering and the inlined helpers (@orca/shared)', () => {
+  const shared = {
+    dir: 'tooling/shared',
+    manifest: { name: '@orca/shared', type: 'module', private: true },
+    files: { 'src/printable.ts': 'export {};\n' },
+  };
+
+  it('shipped code may import them as a devDependency; as a runtime dependency or undeclared it may not', () => {
+    const root = writeFixtureWorkspace([
+      shared,
+      {
+        dir: 'packages/wire',
+        manifest: { ...publishableManifest('@orca/wire', {}), devDependencies: { '@orca/shared': 'workspace:^' } },
+        files: { 'src/index.ts': "import '@orca/shared/printable';\n" },
+      },
+      {
+        dir: 'packages/agent-status',
+        manifest: publishableManifest('@orca/agent-status', { '@orca/shared': 'workspace:^' }),
+        files: { 'src/index.ts': "import '@orca/shared/printable';\n" },
+      },
+      {
+        dir: 'packages/command-hooks',
+        manifest: publishableManifest('@orca/command-hooks'),
+        files: { 'src/index.ts': "import '@orca/shared/printable';\n" },
+      },
+    ]);
+    expect(checkLayering(root).map((v) => [v.rule, v.file])).toEqual([
+      ['undeclared-dependency', 'packages/agent-status/src/index.ts'],
+      ['undeclared-dependency', 'packages/command-hooks/src/index.ts'],
+    ]);
+  });
+
+  it('a package ARCHITECTURE.md narrows (the browser client) may not import them', () => {
+    const root = writeFixtureWorkspace([
+      shared,
+      {
+        dir: 'apps/web',
+        manifest: { ...publishableManifest('@orca/web', {}), devDependencies: { '@orca/shared': 'workspace:^' } },
+        files: { 'src/index.ts': "import '@orca/shared/printable';\n" },
+      },
+    ]);
+    expect(checkLayering(root).map((v) => [v.rule, v.file])).toEqual([['upward-import', 'apps/web/src/index.ts']]);
+  });
+});
+
 describe('checkLayering sees every import form', () => {
   const forms: Record<string, string> = {
     'export-star-as.ts': "export * as h from '@orca/host';\n",
@@ -188,7 +233,7 @@ describe('checkLayering sees every import form', () => {
     manifest.dependencies['@orca/agent-status'] = 'workspace:^';
     writeFileSync(relayManifest, JSON.stringify(manifest));
     expect(checkLayering(root).map((v) => v.message)).toEqual([
-      "packages/relay/src/status.ts imports '@orca/agent-status' (floor 1) from @orca/relay (floor 2); ARCHITECTURE.md lets @orca/relay import only @orca/wire",
+      "packages/relay/src/status.ts imports '@orca/agent-status' (floor 1) from @orca/relay (floor 2); ARCHITECTURE.md lets @orca/relay import only @orca/wire, @orca/shared",
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ALLOWED_INTERNAL_IMPORTS, floorOf } from './floors.ts';
+import { ALLOWED_INTERNAL_IMPORTS, floorOf, INLINED_PACKAGES } from './floors.ts';
 import { isBuiltin, packageNameOf, readImports, subpathOf } from './imports.ts';
 import { listSourceFiles, listWorkspacePackages, type WorkspacePackage } from './workspace.ts';
 
@@ -62,15 +62,20 @@ function checkFile(
       // Why: tooling (presets, bench kit) sits under every floor but may only be used by
       // configs, tests and benches; shipped code importing it is reported like an upward import.
       const allowList = ALLOWED_INTERNAL_IMPORTS[pkg.name];
+      const inlined = INLINED_PACKAGES.includes(target.name);
       const upMessage =
-        target.group === 'tooling'
+        target.group === 'tooling' && !inlined
           ? !(devOnly || pkg.group === 'tooling' || pkg.group === 'tests') &&
             `tooling is for configs, tests and benches only`
-          : targetFloor >= myFloor
-            ? `imports must point down`
-            : allowList !== undefined &&
+          : inlined
+            ? allowList !== undefined &&
               !allowList.includes(target.name) &&
-              `ARCHITECTURE.md lets ${pkg.name} import only ${allowList.join(', ')}`;
+              `ARCHITECTURE.md lets ${pkg.name} import only ${allowList.join(', ')}`
+            : targetFloor >= myFloor
+              ? `imports must point down`
+              : allowList !== undefined &&
+                !allowList.includes(target.name) &&
+                `ARCHITECTURE.md lets ${pkg.name} import only ${allowList.join(', ')}`;
       if (upMessage) {
         violations.push({
           rule: 'upward-import',
@@ -90,9 +95,19 @@ function checkFile(
       }
     }
     if (name === pkg.name) continue;
-    const ok = devOnly ? allDeps.has(name) : runtimeDeps.has(name);
+    const inlined = INLINED_PACKAGES.includes(name);
+    // Why: an inlined package is bundled at build; as a runtime dependency the published manifest would name a private package.
+    const ok = inlined
+      ? declared(pkg.manifest, 'devDependencies').has(name) && !runtimeDeps.has(name)
+      : devOnly
+        ? allDeps.has(name)
+        : runtimeDeps.has(name);
     if (!ok) {
-      const field = devOnly ? 'dependencies or devDependencies' : 'dependencies';
+      const field = inlined
+        ? 'devDependencies (and not in dependencies: it is inlined at build)'
+        : devOnly
+          ? 'dependencies or devDependencies'
+          : 'dependencies';
       violations.push({
         rule: 'undeclared-dependency',
         file: where,

@@ -1,8 +1,8 @@
+import { printableField } from '@orca/shared/printable';
 import { createTerminalClient } from '@orca/wire/terminal-stream';
 import { ATTACH_DETACH_BYTE, ATTACH_REFUSED_NOTICE_MS, EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { RuntimeClient } from '../rpc/client.ts';
 import type { CliIo } from './output.ts';
-import { printableField } from './printable.ts';
 
 /**
  * `orca attach HANDLE`: interactive attach over `terminal.multiplex` (`@orca/wire`'s terminal

@@ -8,11 +8,11 @@ import {
   formatListReport,
   reportExitCode,
 } from '@orca/command-hooks/reports';
+import { terminalSafeJson } from '@orca/shared/printable';
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { CliContext } from './cli-context.ts';
 import { UsageError } from './output.ts';
-import { terminalSafeJson } from './printable.ts';
 
 function readPayloadText(spec: string): string {
   try {

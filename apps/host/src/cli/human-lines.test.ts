@@ -1,4 +1,5 @@
 import { formatDryRunReport, formatListReport } from '@orca/command-hooks/reports';
+import { printableBlock, printableField, terminalSafeJson } from '@orca/shared/printable';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDemoEvent } from '../demo/run-demo.ts';
@@ -17,7 +18,6 @@ import {
   formatWaitResult,
 } from './human-lines.ts';
 import { type CliIo, reportError, UsageError } from './output.ts';
-import { printableBlock, printableField, terminalSafeJson } from './printable.ts';
 import { runCli } from './program.ts';
 
 // Any code point, with the ones a terminal acts on drawn often.

@@ -1,5 +1,5 @@
+import { printableBlock, printableField } from '@orca/shared/printable';
 import type { DispatchReceipt, PaneView, VerdictChange } from '@orca/wire/contract';
-import { printableBlock, printableField } from './printable.ts';
 
 // Every string below that came from outside (a pane's cwd, title, guest name, a hook field, a
 // guest's stderr) passes through printableField, so one line stays one line and no control

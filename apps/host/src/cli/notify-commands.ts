@@ -1,9 +1,9 @@
-import type { ExplainedTransitionView, NotifyAttemptView } from '@orca/wire/contract';
+import { printableField, terminalSafeJson } from '@orca/shared/printable';
+import type { ExplainedTransitionView } from '@orca/wire/contract';
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { CliContext } from './cli-context.ts';
 import { parsePositiveInt } from './parse-args.ts';
-import { printableField, terminalSafeJson } from './printable.ts';
 import { withClient } from './runtime-commands.ts';
 
 const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 23);

@@ -1,7 +1,7 @@
+import { printableBlock, terminalSafeJson } from '@orca/shared/printable';
 import { EXIT_REFUSED, EXIT_USAGE } from '../constants.ts';
-import { HostError, isRefusal } from '../errors.ts';
+import { isRefusal } from '../errors.ts';
 import { formatErrorLine } from './human-lines.ts';
-import { printableBlock, terminalSafeJson } from './printable.ts';
 
 /** Where the CLI writes; injected so tests can capture it. */
 export interface CliIo {
@@ -21,11 +21,7 @@ export const processIo: CliIo = {
 };
 
 /** A usage error raised by a command's own checks (exit 2). */
-export class UsageError extends HostError {
-  constructor(message: string) {
-    super('ORCA_HOST_USAGE', message);
-  }
-}
+export { UsageError } from '../errors.ts';
 
 /**
  * Prints one error as one line (`orca: <code>: <message>`; with `--json`, `{"error":{code,message}}`

@@ -1,6 +1,6 @@
+import { printableField } from '@orca/shared/printable';
 import { WAIT_TIMEOUT_MAX_MS } from '../constants.ts';
 import { UsageError } from './output.ts';
-import { printableField } from './printable.ts';
 
 /** `--timeout` seconds (> 0, fractions allowed) as ms. */
 export function parseTimeout(value: string): number {

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { formatVerifyReport, nodeVerifyIo, verifyHome } from '@orca/hook-templates/verify';
+import { printableBlock, printableField, terminalSafeJson } from '@orca/shared/printable';
 import { Command, CommanderError, Option } from 'commander';
 import { createAgentVersions } from '../agent-hooks/agent-versions.ts';
 import { installHooks } from '../agent-hooks/install-hooks.ts';
@@ -10,7 +11,6 @@ import { addCommandHooksCommands } from './command-hooks-commands.ts';
 import { formatHookInstallReport } from './human-lines.ts';
 import { addNotifyCommands } from './notify-commands.ts';
 import { type CliIo, processIo, reportError, UsageError } from './output.ts';
-import { printableBlock, printableField, terminalSafeJson } from './printable.ts';
 import { addQueueCommands } from './queue-commands.ts';
 import { addResumeCommands } from './resume-commands.ts';
 import { addRuntimeCommands } from './runtime-commands.ts';

@@ -1,9 +1,9 @@
+import { terminalSafeJson } from '@orca/shared/printable';
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { CliContext } from './cli-context.ts';
-import { formatQueueItem, type QueueItemLine } from './human-lines.ts';
+import { formatQueueItem } from './human-lines.ts';
 import { parsePositiveInt, parseTimeout } from './parse-args.ts';
-import { terminalSafeJson } from './printable.ts';
 import { withClient } from './runtime-commands.ts';
 
 /** Registers `orca queue ls|rm|mv|wait`: the panes' prompt queues (`orca dispatch --queue` adds). */

@@ -1,8 +1,8 @@
+import { printableField, terminalSafeJson } from '@orca/shared/printable';
 import type { ResumeCandidateView as ResumeCandidate, ResumeReportView as ResumeReport } from '@orca/wire/contract';
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { CliContext } from './cli-context.ts';
-import { printableField, terminalSafeJson } from './printable.ts';
 import { withClient } from './runtime-commands.ts';
 
 const p = printableField;

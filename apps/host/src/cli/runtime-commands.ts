@@ -1,4 +1,4 @@
-import type { DispatchReceipt, PaneView } from '@orca/wire/contract';
+import { printableField, terminalSafeJson } from '@orca/shared/printable';
 import type { Command } from 'commander';
 import { EXIT_OK, EXIT_REFUSED } from '../constants.ts';
 import type { RuntimeClient } from '../rpc/client.ts';
@@ -14,11 +14,9 @@ import {
   formatPaneShow,
   formatStatusChange,
   formatWaitResult,
-  type QueueItemLine,
 } from './human-lines.ts';
 import { UsageError } from './output.ts';
 import { parseDuration, parseTimeout } from './parse-args.ts';
-import { printableField, terminalSafeJson } from './printable.ts';
 import { connectFromGlobals } from './runtime-connection.ts';
 
 type Globals = () => GlobalOptions;

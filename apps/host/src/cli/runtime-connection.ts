@@ -1,11 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
+import { printableField } from '@orca/shared/printable';
 import { RUNTIME_TOKEN_ENV } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import { connectRemoteRuntime, connectRuntime, type RuntimeClient } from '../rpc/client.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
 import type { GlobalOptions } from './cli-context.ts';
 import { UsageError } from './output.ts';
-import { printableField } from './printable.ts';
 
 /** Largest token file the CLI reads (bytes); the host writes 49. */
 const TOKEN_FILE_MAX_BYTES = 4096;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { printableField, terminalSafeJson } from '@orca/shared/printable';
 import type { MethodDefinition } from '@orca/wire/rpc';
 import {
   EXIT_OK,
@@ -16,14 +17,13 @@ import { startRuntimeServer } from '../rpc/runtime-server.ts';
 import type { RpcSocketServer } from '../rpc/socket-server.ts';
 import { resolveDataDir } from '../runtime/data-dir.ts';
 import { type RuntimeTokenFile, writeRuntimeTokenFile } from '../runtime/token-file.ts';
+import { parseWebAddress, type WebAddress } from '../web/web-address.ts';
 import { webAdminMethods } from '../web/web-admin-methods.ts';
 import { findWebAssets } from '../web/web-assets.ts';
 import { startWebServer, type WebServer } from '../web/web-server.ts';
 import type { GlobalOptions } from './cli-context.ts';
 import { type CliIo, UsageError } from './output.ts';
-import { printableField, terminalSafeJson } from './printable.ts';
 import { formatResumeReport } from './resume-commands.ts';
-import { parseWebAddress, type WebAddress } from './web-address.ts';
 
 /**
  * `host.shutdown {panes?: 'keep'|'end'}` on the runtime socket (`orca stop [--all]`): stops this

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { connectKeeper, type KeeperInfo, keeperAlive, pidAlive, readKeeperInfo } from '@orca/keeper';
+import { printableField, terminalSafeJson } from '@orca/shared/printable';
 import type { Command } from 'commander';
 import { APP_VERSION, EXIT_OK, KEEPER_STOP_GRACE_MS, STOP_WAIT_MS } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import { dataPaths, resolveDataDir } from '../runtime/data-dir.ts';
 import { readRuntimeInfo } from '../runtime/runtime-file.ts';
 import type { CliContext } from './cli-context.ts';
-import { printableField, terminalSafeJson } from './printable.ts';
 import { withClient } from './runtime-commands.ts';
 
 async function goneWithin(pid: number, ms: number): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { printableField, terminalSafeJson } from '@orca/shared/printable';
 import type { Command } from 'commander';
 import QRCode from 'qrcode';
 import { EXIT_OK, WEB_PAIRING_TTL_MAX_MS } from '../constants.ts';
@@ -5,7 +6,6 @@ import { HostError } from '../errors.ts';
 import type { CliContext } from './cli-context.ts';
 import { UsageError } from './output.ts';
 import { parseDuration } from './parse-args.ts';
-import { printableField, terminalSafeJson } from './printable.ts';
 import { connectFromGlobals } from './runtime-connection.ts';
 
 /** A time as the CLI prints it: ISO 8601 to the second, UTC. */

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { printableField } from '@orca/shared/printable';
 import { installHooks } from '../agent-hooks/install-hooks.ts';
-import { printableField } from '../cli/printable.ts';
 import { DEMO_TIMEOUT_MS } from '../constants.ts';
 import { HostError, isRefusal } from '../errors.ts';
 import { createHost, type Host, type VerdictChange } from '../host/host.ts';

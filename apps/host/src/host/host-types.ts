@@ -1,4 +1,5 @@
 import type { HookListener, RelayedEvent } from '@orca/relay/listener';
+import type { WaitResult } from '@orca/wire/contract';
 import type { AgentVersions } from '../agent-hooks/agent-versions.ts';
 import type { HookEndpoint } from '../agent-hooks/endpoint.ts';
 import type { AgentInstallReport, InstallHooksOptions } from '../agent-hooks/install-hooks.ts';
@@ -7,7 +8,7 @@ import type { GuestRegistry } from '../guests/guests.ts';
 import type { HostNotify } from '../notify/host-notify.ts';
 import type { DispatchReceipt } from '../panes/delivery-types.ts';
 import type { LivePane, Verdict } from '../panes/live-pane.ts';
-import type { PaneExit } from '../panes/pane-process.ts';
+import type { CreatePaneOptions } from '../panes/pane-options.ts';
 import type { PaneView } from '../panes/pane-view.ts';
 import type { PromptQueue } from '../panes/prompt-queue.ts';
 import type { ScreenBacklog } from '../panes/screen-pool.ts';
@@ -47,17 +48,7 @@ export interface HostOptions {
   readonly hookTiming?: HookTimingSink;
 }
 
-/** Options of {@link Host.createPane}. */
-export interface CreatePaneOptions {
-  readonly argv: readonly string[];
-  readonly cwd?: string;
-  readonly name?: string;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cols?: number;
-  readonly rows?: number;
-  /** Run inside this guest (its relay carries the pane's hook events). */
-  readonly guest?: string;
-}
+export type { CreatePaneOptions } from '../panes/pane-options.ts';
 
 /** A verdict change as published to listeners. */
 export interface VerdictChange {
@@ -66,12 +57,8 @@ export interface VerdictChange {
   readonly verdict: Verdict;
 }
 
-/** Result of {@link Host.wait}. */
-export interface WaitResult {
-  satisfied: boolean;
-  blockedReason?: string;
-  exit?: PaneExit;
-}
+/** Result of {@link Host.wait}: the contract's (`@orca/wire/contract`). */
+export type { WaitResult } from '@orca/wire/contract';
 
 /** The running host. */
 export interface Host {

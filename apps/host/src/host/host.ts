@@ -8,7 +8,6 @@ import {
   paneHookEnv,
   publishEndpoint,
 } from '../agent-hooks/endpoint.ts';
-import { createHookIngest } from '../agent-hooks/ingest.ts';
 import { createIngestGuards } from '../agent-hooks/ingest-guards.ts';
 import { installHooks } from '../agent-hooks/install-hooks.ts';
 import { drainSpool } from '../agent-hooks/spool.ts';
@@ -25,6 +24,7 @@ import { adoptKeptPanes, settleWithKeeper } from '../keeper/keeper-adoption.ts';
 import { type KeeperLink, keeperHoldsClaim, openKeeperLink, refuseWhileKeeperRuns } from '../keeper/keeper-link.ts';
 import { createHostNotify } from '../notify/host-notify.ts';
 import { createDeliveries } from '../panes/deliveries.ts';
+import { createHookIngest } from '../panes/hook-ingest.ts';
 import { createPaneInjection } from '../panes/injection.ts';
 import type { LivePane } from '../panes/live-pane.ts';
 import { createPaneRegistry } from '../panes/pane-registry.ts';

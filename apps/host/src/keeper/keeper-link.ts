@@ -26,26 +26,14 @@ import {
   KEEPER_START_TIMEOUT_MS,
 } from '../constants.ts';
 import { HostError } from '../errors.ts';
-import type { PaneExit, PaneSpawner } from '../panes/pane-process.ts';
+import type { AdoptedPane } from '../panes/adopted-pane.ts';
+import type { PaneSpawner } from '../panes/pane-process.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import { keeperPanes } from './keeper-panes.ts';
-import { type KeeperProcess, keeperProcess } from './keeper-process.ts';
+import { keeperProcess } from './keeper-process.ts';
 
-/** A held pane taken over by this host: its process, and the bytes that rebuild its screen. */
-export interface AdoptedPane {
-  readonly process: KeeperProcess;
-  /** The DEC modes it had set, then its kept output (oldest may be missing: `truncated`). */
-  readonly replay: string;
-  readonly truncated: boolean;
-  /** Output position the replay ends at: call `process.ready(to)` once the replay is written. */
-  readonly to: number;
-  /** Its PTY size in the keeper (the screen is rebuilt at it). */
-  readonly cols: number;
-  readonly rows: number;
-  /** It ended while no host was attached. */
-  readonly exit?: PaneExit;
-}
+export type { AdoptedPane } from '../panes/adopted-pane.ts';
 
 /** This host's link to the data dir's PTY keeper. */
 export interface KeeperLink {

@@ -2,12 +2,12 @@ import { type RecordedEvidence, replayExplanation, type VerdictExplanation } fro
 import { TRANSITION_EVIDENCE_MIN_INTERVAL_MS, TRANSITIONS_KEPT_PER_PANE } from '../constants.ts';
 import type { LivePane, Verdict } from '../panes/live-pane.ts';
 import type { HostLogger } from '../runtime/logger.ts';
-import { createTransitionJournal, type TransitionJournal } from '../status/transition-journal.ts';
 import type { NotifyAttemptRecord, Store } from '../store/store.ts';
 import { notifyConfigReader } from './notify-config.ts';
 import { createNotifyDelivery, type DeliveryResult } from './notify-delivery.ts';
 import { createNotifyEngine, isWaiting } from './notify-engine.ts';
 import type { NotifyEvent } from './notify-event.ts';
+import { createTransitionJournal, type TransitionJournal } from './transition-journal.ts';
 
 /** One stored transition as `orca status explain` shows it. */
 export interface ExplainedTransition {

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LivePane, Verdict } from '../panes/live-pane.ts';
 import { silentLogger } from '../runtime/logger.ts';
-import type { Transition } from '../status/transition-journal.ts';
 import type { NotifyConfig } from './notify-config.ts';
 import type { NotifyDelivery } from './notify-delivery.ts';
 import { createNotifyEngine } from './notify-engine.ts';
 import type { NotifyEvent } from './notify-event.ts';
+import type { Transition } from './transition-journal.ts';
 
 const pane = { record: { handle: 'pane-1', name: 'api' }, status: { agent: () => 'claude' } } as unknown as LivePane;
 const permission: Verdict = { status: 'permission', isRunningAgent: true, agentWait: { source: 'hook', since: 1 } };

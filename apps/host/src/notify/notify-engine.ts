@@ -3,10 +3,10 @@ import { PERMISSION_DIALOG_DRAW_GRACE_MS } from '@orca/agent-status';
 import { NOTIFY_DIALOG_CONFIRM_MARGIN_MS } from '../constants.ts';
 import type { LivePane } from '../panes/live-pane.ts';
 import type { HostLogger } from '../runtime/logger.ts';
-import { isWaiting, type Transition } from '../status/transition-journal.ts';
 import type { NotifyConfig, NotifyRule } from './notify-config.ts';
 import type { DeliveryResult, NotifyDelivery } from './notify-delivery.ts';
 import { describe, type NotifyEvent, type NotifyKind } from './notify-event.ts';
+import { isWaiting, type Transition } from './transition-journal.ts';
 
 export { isWaiting };
 

@@ -1,7 +1,7 @@
+import type { WaitResult } from '@orca/wire/contract';
 import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../constants.ts';
 import { refusal } from '../errors.ts';
-import type { WaitResult } from '../host/host-types.ts';
 import type { Deliveries } from './deliveries.ts';
 import { DeliveryAborted, DeliveryInterrupted, type DispatchReceipt } from './delivery-types.ts';
 import { dispatchPrompt } from './dispatch.ts';

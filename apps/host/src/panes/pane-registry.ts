@@ -3,17 +3,17 @@ import { InvalidArgumentError } from '@orca/wire/rpc';
 import { DEFAULT_PANE_COLS, DEFAULT_PANE_ROWS } from '../constants.ts';
 import { HostError, refusal } from '../errors.ts';
 import type { GuestRegistry } from '../guests/guests.ts';
-import type { CreatePaneOptions } from '../host/host-types.ts';
-import type { AdoptedPane } from '../keeper/keeper-link.ts';
-import { candidateOf } from '../resume/resume-candidates.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { HookTimingSink } from '../status/hook-timing.ts';
 import type { PaneRecord, Store } from '../store/store.ts';
 import { verdictFromStored } from '../store/stored-verdict.ts';
+import type { AdoptedPane } from './adopted-pane.ts';
 import { checkLaunch } from './launch-check.ts';
 import { type LivePane, startLivePane, type Verdict } from './live-pane.ts';
+import type { CreatePaneOptions } from './pane-options.ts';
 import { localPaneSpawner, type PaneProcess, type PaneSpawner } from './pane-process.ts';
 import { livePaneView, type PaneView, storedPaneView } from './pane-view.ts';
+import { candidateOf } from './resume-candidates.ts';
 import type { ScreenEngine } from './screen.ts';
 
 /** Options of {@link createPaneRegistry}. */

@@ -1,8 +1,8 @@
 import { readTri, writeTri } from '@orca/wire/compat';
 import type { PaneView } from '@orca/wire/contract';
-import { candidateOf } from '../resume/resume-candidates.ts';
 import type { PaneRecord } from '../store/store.ts';
 import type { LivePane, Verdict } from './live-pane.ts';
+import { candidateOf } from './resume-candidates.ts';
 
 /** What `orca terminal show` / `orca ls` report about a pane: the contract's view (`@orca/wire/contract`). */
 export type { PaneView } from '@orca/wire/contract';

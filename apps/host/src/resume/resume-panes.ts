@@ -1,10 +1,10 @@
 import { refusal } from '../errors.ts';
 import type { Host } from '../host/host-types.ts';
 import type { PaneView } from '../panes/pane-view.ts';
+import { listResumable } from '../panes/resume-candidates.ts';
 import type { PaneRecord } from '../store/store.ts';
-import { listResumable } from './resume-candidates.ts';
 
-export { candidateOf, listResumable, RESUMABLE_CAUSES, type ResumeCandidate } from './resume-candidates.ts';
+export { candidateOf, listResumable, RESUMABLE_CAUSES, type ResumeCandidate } from '../panes/resume-candidates.ts';
 
 /** What {@link resumePanes} did. */
 export interface ResumeReport {

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@orca/testkit';
-import { checkCompat, RUNTIME_PROTOCOL_VERSION, type StatusGetResult, StatusGetResultSchema } from '@orca/wire/compat';
+import { checkCompat, RUNTIME_PROTOCOL_VERSION, StatusGetResultSchema } from '@orca/wire/compat';
 import { createTerminalClient } from '@orca/wire/terminal-stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../host/host.ts';

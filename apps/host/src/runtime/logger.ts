@@ -1,8 +1,8 @@
 import { closeSync, openSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { terminalSafeJsonText } from '@orca/shared/printable';
 import pino from 'pino';
 import { createStream } from 'rotating-file-stream';
-import { terminalSafeJsonText } from '../cli/printable.ts';
 import { DATA_FILE_MODE, LOG_FILES_KEPT, LOG_MAX_BYTES } from '../constants.ts';
 
 /** The host's structured logger (pino, JSON lines). Tokens are never passed to it. */

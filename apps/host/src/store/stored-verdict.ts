@@ -1,6 +1,5 @@
-import type { AgentWait } from '@orca/agent-status';
+import type { AgentWait, PaneVerdict as Verdict } from '@orca/agent-status';
 import { readTri, writeTri } from '@orca/wire/compat';
-import type { Verdict } from '../panes/live-pane.ts';
 import type { StoredAgentWait } from './store.ts';
 
 /** The store's encoding of the `agentWait` tri-state: key absent, `null`, or an object. */

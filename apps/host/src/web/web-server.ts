@@ -3,7 +3,6 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { isLoopbackHost } from '../cli/web-address.ts';
 import { WEB_MAX_MESSAGE_BYTES, WEB_SESSION_SWEEP_MS, WEB_SOCKET_PATH, WEB_SUBPROTOCOL } from '../constants.ts';
 import { HostError } from '../errors.ts';
 import type { Host } from '../host/host-types.ts';
@@ -12,6 +11,7 @@ import { createRuntimeHandlers } from '../rpc/runtime-server.ts';
 import { attachRpcConnections, type RpcConnection } from '../rpc/socket-server.ts';
 import { createAuthLimiter } from './auth-limiter.ts';
 import { createRefusalLog } from './refusal-log.ts';
+import { isLoopbackHost } from './web-address.ts';
 import { createWebAuth, type WebAdmission, type WebAuth, type WebCredential, type WebSession } from './web-auth.ts';
 
 /** Close code of a socket whose session was revoked or expired (its reason says which). */

@@ -1,8 +1,8 @@
+import { printableField as p, terminalSafeJson } from '@orca/shared/printable';
 import type { SendGuardResult } from '../fusion/send-guard.ts';
 import type { TuiIdleResult } from '../fusion/tui-idle.ts';
 import type { TitleClass } from '../title/classify-title.ts';
 import type { PaneVerdict } from '../types.ts';
-import { printableField as p, terminalSafeJson } from './printable.ts';
 
 /** JSON of a verdict: `agentWait` omitted when absent, `null` when evaluated with no proof. */
 export function verdictJson(verdict: PaneVerdict, extra?: { tuiIdle: TuiIdleResult; guard: SendGuardResult }): string {

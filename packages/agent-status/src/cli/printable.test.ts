@@ -1,7 +1,7 @@
+import { printableBlock, printableField, terminalSafeJson } from '@orca/shared/printable';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { titleLine, verdictJson, verdictLine } from './format.ts';
-import { printableBlock, printableField, terminalSafeJson } from './printable.ts';
 import { type CliIo, nodeIo, oneLine, runCli } from './run-cli.ts';
 
 // Any code point, with the ones a terminal acts on drawn often.

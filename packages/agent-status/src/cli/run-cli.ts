@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { printableField, terminalSafeJson } from '@orca/shared/printable';
 import { Command, CommanderError, Option } from 'commander';
 import { AgentStatusError } from '../errors.ts';
 import { classifyTitle } from '../title/classify-title.ts';
@@ -6,7 +7,6 @@ import { evaluateAll } from './evaluate-all.ts';
 import { type ClassifyFlags, evidenceFromFlags, parseMs, parseRowsJson } from './evidence-from-flags.ts';
 import { titleLine, verdictJson, verdictLine } from './format.ts';
 import { PACKAGE_VERSION } from './package-version.ts';
-import { printableField, terminalSafeJson } from './printable.ts';
 
 /** Where the CLI reads and writes; tests pass their own. */
 export interface CliIo {

@@ -1,6 +1,6 @@
+import { printableField as p, terminalSafeJson } from '@orca/shared/printable';
 import type { ConfigIssue } from '../config/issues.ts';
 import type { HookRecord } from '../records.ts';
-import { printableField as p, terminalSafeJson } from './printable.ts';
 
 // Hook ids, commands, file paths, config messages and hook output come from the user's files and
 // processes: every one passes through printableField, so a line stays one line with no control

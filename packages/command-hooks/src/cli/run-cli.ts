@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
+import { printableBlock } from '@orca/shared/printable';
 import { Command, CommanderError, Option } from 'commander';
 import { CommandHooksError } from '../errors.ts';
 import { PACKAGE_VERSION } from '../internal/version.ts';
@@ -12,7 +13,6 @@ import {
   reportExitCode,
 } from '../reports/index.ts';
 import { describeFailure } from './human-lines.ts';
-import { printableBlock } from './printable.ts';
 
 /** Where the CLI reads and writes (injectable for tests). */
 export interface CliIo {

@@ -1,5 +1,5 @@
+import { terminalSafeJson } from '@orca/shared/printable';
 import { describeHook, describeIssue, describeJsonLine, describeRecord } from '../cli/human-lines.ts';
-import { terminalSafeJson } from '../cli/printable.ts';
 import type { DryRunReport } from './dry-run-report.ts';
 import type { ListReport } from './list-report.ts';
 

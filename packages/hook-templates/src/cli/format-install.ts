@@ -1,5 +1,5 @@
+import { printableField as p } from '@orca/shared/printable';
 import type { InstallReport } from '../install/apply.ts';
-import { printableField as p } from '../internal/printable.ts';
 
 /**
  * Text lines: `create|update|unchanged|remove|refused PATH [code]`. Paths, versions (an agent's

@@ -1,8 +1,8 @@
+import { printableBlock, printableField, terminalSafeJson } from '@orca/shared/printable';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/fixtures.ts';
 import { nodeInstallIo } from '../install/node-io.ts';
-import { printableBlock, printableField, terminalSafeJson } from '../internal/printable.ts';
 import { nodeVerifyIo } from '../verify/node-io.ts';
 import { formatVerifyReport } from '../verify/verify.ts';
 import type { VersionProbe } from '../versions/agent-version.ts';

@@ -1,3 +1,4 @@
+import { printableField as p, printableBlock, terminalSafeJson } from '@orca/shared/printable';
 import { Command, CommanderError, Option } from 'commander';
 import { AGENT_LIST, getAgent } from '../agents/registry.ts';
 import { AGENT_IDS } from '../agents/sources.ts';
@@ -7,7 +8,6 @@ import { type AgentVersionUsed, applyInstall } from '../install/apply.ts';
 import type { InstallIo } from '../install/node-io.ts';
 import { agentEnvOverrides, configPath } from '../install/paths.ts';
 import { PACKAGE_VERSION } from '../internal/package-version.ts';
-import { printableField as p, printableBlock, terminalSafeJson } from '../internal/printable.ts';
 import { launcherCommand } from '../launchers/for-agent.ts';
 import { LAUNCHER_FORMS, type LauncherForm } from '../launchers/spec.ts';
 import { installTargets, planFor } from '../plan/plan-for.ts';

@@ -1,10 +1,10 @@
+import { printableField } from '@orca/shared/printable';
 import type { AgentDescriptor } from '../agents/descriptor.ts';
 import { AGENT_LIST, protocolLineFor } from '../agents/registry.ts';
 import { AGENT_IDS } from '../agents/sources.ts';
 import { FORM_FIELDS } from '../emit/posix.ts';
 import { isJsonObject, isManagedHandler } from '../install/hooks-edit.ts';
 import { configPath, hooksDir, joinFor } from '../install/paths.ts';
-import { printableField } from '../internal/printable.ts';
 import { quoteLauncherPath } from '../launchers/posix.ts';
 import { decodeFormBody, trimTrailingNewlines } from './form.ts';
 import type { VerifyIo, VerifyRun } from './io.ts';

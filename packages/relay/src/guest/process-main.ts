@@ -1,6 +1,6 @@
+import { printableBlock, printableField } from '@orca/shared/printable';
 import { RELAY_PROTOCOL_VERSION } from '@orca/wire/relay-frames';
 import { RelayError } from '../errors.ts';
-import { printableBlock, printableField } from '../internal/printable.ts';
 import { RELAY_EXIT_CODES } from '../protocol.ts';
 import { runGuestRelay } from './run-guest-relay.ts';
 import { currentRelayVersion } from './version.ts';

@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { printableField } from '@orca/shared/printable';
 import { createRelayChannel, RELAY_PROTOCOL_VERSION, type RelayChannel, relaySentinel } from '@orca/wire/relay-frames';
 import { HOOK_PROTOCOL_VERSION } from '../constants.ts';
-import { printableField } from '../internal/printable.ts';
 import { writeEndpointFile } from '../listener/endpoint-file.ts';
 import { createHookListener } from '../listener/hook-listener.ts';
 import { type HookEvent, type RelayClock, systemClock, type WireHookEvent } from '../listener/types.ts';

@@ -3,11 +3,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { printableBlock, printableField } from '@orca/shared/printable';
 import { until } from '@orca/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../test/helpers/memory-relay.ts';
-import { printableBlock, printableField } from '../internal/printable.ts';
 import { runGuestRelay } from './run-guest-relay.ts';
 
 // Any code point, with the ones a terminal acts on drawn often.

@@ -1,6 +1,6 @@
+import { printableField } from '@orca/shared/printable';
 import { createRelayChannel, type RelayChannel } from '@orca/wire/relay-frames';
 import { COOLDOWN_STARTUP_BASE_MS, HOST_REQUEST_TIMEOUT_MS } from '../constants.ts';
-import { printableField } from '../internal/printable.ts';
 import type { RelayClock, RelayLog } from '../listener/types.ts';
 import { GUESTFS_METHODS, RELAY_METHODS } from '../protocol.ts';
 import { createGuestFsClient } from './guest-fs-client.ts';

@@ -1,9 +1,9 @@
 import { RUNTIME_CONTRACT } from '@orca/wire/contract';
 import { describe, expect, it } from 'vitest';
-import { shutdownMethod } from '../cli/start.ts';
-import type { Host } from '../host/host-types.ts';
-import { webAdminMethods } from '../web/web-admin-methods.ts';
-import { runtimeMethods } from './methods.ts';
+import { shutdownMethod } from '../src/cli/start.ts';
+import type { Host } from '../src/host/host-types.ts';
+import { runtimeMethods } from '../src/rpc/methods.ts';
+import { webAdminMethods } from '../src/web/web-admin-methods.ts';
 
 // Why: the two methods bound to one connection are built per connection (the multiplex in
 // createRuntimeHandlers, web.session in the web server); their tests call them for real.

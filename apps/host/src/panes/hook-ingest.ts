@@ -1,10 +1,10 @@
 import { submittedPromptOf } from '@orca/agent-status/submit';
 import { acceptRelayed, type RelayedEvent } from '@orca/relay/listener';
+import type { IngestGuards } from '../agent-hooks/ingest-guards.ts';
 import { SESSION_ID_MAX_CHARS } from '../constants.ts';
-import type { LivePane } from '../panes/live-pane.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { Store } from '../store/store.ts';
-import type { IngestGuards } from './ingest-guards.ts';
+import type { LivePane } from './live-pane.ts';
 
 /**
  * The host's single trust boundary for hook events: local listener, guest relays and spool files

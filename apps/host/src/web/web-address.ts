@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { UsageError } from './output.ts';
-import { printableField } from './printable.ts';
+import { printableField } from '@orca/shared/printable';
+import { UsageError } from '../errors.ts';
 
 /** Where `orca start --web ADDR:PORT` listens. */
 export interface WebAddress {

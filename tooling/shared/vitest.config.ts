@@ -1,0 +1,3 @@
+import { orcaVitest } from '@orca/config/vitest';
+
+export default orcaVitest();
