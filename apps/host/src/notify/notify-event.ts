@@ -1,25 +1,7 @@
-/** What a notification says. */
-export type NotifyKind = 'waiting' | 'resolved' | 'escalated' | 'done' | 'error' | 'test';
+import type { NotifyEventView as NotifyEvent, NotifyKind } from '@orca/wire/contract';
 
-/** One notification, as every sink receives it (webhook JSON, command stdin, the board). */
-export interface NotifyEvent {
-  /** Unique per event; a `resolved` names the `waiting` it resolves in `resolves`. */
-  readonly id: string;
-  readonly kind: NotifyKind;
-  readonly at: number;
-  readonly handle: string | null;
-  readonly name: string | null;
-  readonly agent: string | null;
-  /** What the agent waits for (`permission`, `question`, …) or how the pane ended. */
-  readonly reason: string | null;
-  /** When the wait began (waiting, resolved, escalated). */
-  readonly since?: number;
-  readonly resolves?: string;
-  /** One line for people (Slack's `text`, the ntfy body, the desktop body). */
-  readonly text: string;
-  /** A short title (ntfy `Title`, the desktop summary). */
-  readonly title: string;
-}
+/** What a notification says, and one notification as every sink receives it (webhook JSON, command stdin, the board): the contract's `notify.watch` event. */
+export type { NotifyEventView as NotifyEvent, NotifyKind } from '@orca/wire/contract';
 
 /** The words of an event. */
 export function describe(

@@ -1,21 +1,12 @@
 import { resumePlan } from '@orca/hook-templates/agents';
+import type { ResumeCandidateView as ResumeCandidate } from '@orca/wire/contract';
 import type { PaneRecord, Store } from '../store/store.ts';
 
 /** Exit causes after which a pane's session is offered for a resume: it ended with its keeper or host, not by itself. */
 export const RESUMABLE_CAUSES: readonly string[] = ['keeper-gone', 'keeper-died', 'host-restart'];
 
-/** A pane whose agent session can be (or cannot be, and why) started again. */
-export interface ResumeCandidate {
-  readonly handle: string;
-  readonly name: string | null;
-  readonly cwd: string;
-  readonly agent: string | null;
-  readonly sessionId: string | null;
-  readonly cause: string;
-  readonly exitedAt: number | null;
-  /** The command that resumes it (argv), or why it cannot. */
-  readonly plan: { readonly argv: readonly string[] } | { readonly reason: string };
-}
+/** A pane whose agent session can be (or cannot be, and why) started again: the contract's `resume.list` row. */
+export type { ResumeCandidateView as ResumeCandidate } from '@orca/wire/contract';
 
 /** The plan of one stored pane, or null when it is not a candidate (running, exited by itself, resumed). */
 export function candidateOf(record: PaneRecord): ResumeCandidate | null {

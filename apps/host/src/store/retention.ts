@@ -1,20 +1,9 @@
+import type { GcReportView as GcReport } from '@orca/wire/contract';
 import type Database from 'better-sqlite3';
 import { HOOK_ROW_MAX_AGE_MS, HOOK_ROWS_PER_PANE_MAX, HOOK_ROWS_PER_PANE_MAX_BYTES } from '../constants.ts';
 
-/** What one compaction removed and how the files changed. */
-export interface GcReport {
-  /** Hook rows older than {@link HOOK_ROW_MAX_AGE_MS}. */
-  readonly expiredRows: number;
-  /** Hook rows whose pane key no stored pane has. */
-  readonly orphanRows: number;
-  /** Hook rows beyond a pane's row or byte cap. */
-  readonly cappedRows: number;
-  /** Verdicts beyond {@link HOOK_ROWS_PER_PANE_MAX} per pane. */
-  readonly verdictRows: number;
-  /** `orca.sqlite` + `-wal` before and after (bytes). */
-  readonly bytesBefore: number;
-  readonly bytesAfter: number;
-}
+/** What one compaction removed and how the files changed: the contract's `store.gc` result. */
+export type { GcReportView as GcReport } from '@orca/wire/contract';
 
 // Why: pruning to a low-water mark makes the O(rows) window query run once per ~10% of the cap.
 const LOW_WATER = 0.9;

@@ -1,3 +1,4 @@
+import type { NotifyAttemptView as NotifyAttemptRecord } from '@orca/wire/contract';
 import type Database from 'better-sqlite3';
 
 /** A stored verdict transition: its explanation and the evidence it was decided on (JSON). */
@@ -13,21 +14,8 @@ export interface TransitionRecord {
   readonly recorded: string;
 }
 
-/** One notification delivery attempt. */
-export interface NotifyAttemptRecord {
-  readonly id: number;
-  readonly eventId: string;
-  readonly handle: string | null;
-  readonly kind: string;
-  readonly sink: string;
-  readonly attempt: number;
-  readonly at: number;
-  /** `delivered`, `retrying`, `failed` (given up) or `skipped` (the sink cannot deliver here). */
-  readonly outcome: string;
-  readonly status: number | null;
-  readonly latencyMs: number | null;
-  readonly error: string | null;
-}
+/** One notification delivery attempt: the contract's `notify.log` row. */
+export type { NotifyAttemptView as NotifyAttemptRecord } from '@orca/wire/contract';
 
 /** Transitions and notification attempts (migration 8). */
 export interface TransitionStore {

@@ -196,16 +196,21 @@ export type NotifyKind = 'waiting' | 'resolved' | 'escalated' | 'done' | 'error'
 
 /** One notification (`notify.watch`; the webhook body and a command's stdin too). */
 export interface NotifyEventView {
+  /** Unique per event; a `resolved` names the `waiting` it resolves in `resolves`. */
   readonly id: string;
   readonly kind: NotifyKind;
   readonly at: number;
   readonly handle: string | null;
   readonly name: string | null;
   readonly agent: string | null;
+  /** What the agent waits for (`permission`, `question`, …) or how the pane ended. */
   readonly reason: string | null;
+  /** When the wait began (waiting, resolved, escalated). */
   readonly since?: number;
   readonly resolves?: string;
+  /** One line for people (Slack's `text`, the ntfy body, the desktop body). */
   readonly text: string;
+  /** A short title (ntfy `Title`, the desktop summary). */
   readonly title: string;
 }
 
@@ -243,12 +248,17 @@ export interface GuestInfoView {
   readonly endpointPath?: string;
 }
 
-/** What `store.gc` compacted. */
+/** What one compaction (`store.gc`) removed and how the files changed. */
 export interface GcReportView {
+  /** Hook rows older than the host's row age limit. */
   readonly expiredRows: number;
+  /** Hook rows whose pane key no stored pane has. */
   readonly orphanRows: number;
+  /** Hook rows beyond a pane's row or byte cap. */
   readonly cappedRows: number;
+  /** Verdicts beyond the per-pane cap. */
   readonly verdictRows: number;
+  /** `orca.sqlite` + `-wal` before and after (bytes). */
   readonly bytesBefore: number;
   readonly bytesAfter: number;
 }
