@@ -1,4 +1,4 @@
-import type { NotifyEventView as NotifyEvent, NotifyKind } from '@orca/wire/contract';
+import type { NotifyKind } from '@orca/wire/contract';
 
 /** What a notification says, and one notification as every sink receives it (webhook JSON, command stdin, the board): the contract's `notify.watch` event. */
 export type { NotifyEventView as NotifyEvent, NotifyKind } from '@orca/wire/contract';
