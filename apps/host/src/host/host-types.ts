@@ -7,11 +7,12 @@ import type { HostCommandHooks } from '../command-hooks/command-hooks.ts';
 import type { GuestRegistry } from '../guests/guests.ts';
 import type { HostNotify } from '../notify/host-notify.ts';
 import type { DispatchReceipt } from '../panes/delivery-types.ts';
-import type { LivePane, Verdict } from '../panes/live-pane.ts';
+import type { LivePane } from '../panes/live-pane.ts';
 import type { CreatePaneOptions } from '../panes/pane-options.ts';
 import type { PaneView } from '../panes/pane-view.ts';
 import type { PromptQueue } from '../panes/prompt-queue.ts';
 import type { ScreenBacklog } from '../panes/screen-pool.ts';
+import type { VerdictChange } from '../panes/verdict-publisher.ts';
 import type { DataPaths } from '../runtime/data-dir.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { HookTimingSink } from '../status/hook-timing.ts';
@@ -48,17 +49,11 @@ export interface HostOptions {
   readonly hookTiming?: HookTimingSink;
 }
 
-export type { CreatePaneOptions } from '../panes/pane-options.ts';
-
-/** A verdict change as published to listeners. */
-export interface VerdictChange {
-  readonly handle: string;
-  readonly at: number;
-  readonly verdict: Verdict;
-}
-
 /** Result of {@link Host.wait}: the contract's (`@orca/wire/contract`). */
 export type { WaitResult } from '@orca/wire/contract';
+export type { CreatePaneOptions } from '../panes/pane-options.ts';
+/** A verdict change as published to listeners. */
+export type { VerdictChange } from '../panes/verdict-publisher.ts';
 
 /** The running host. */
 export interface Host {

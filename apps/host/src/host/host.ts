@@ -26,18 +26,17 @@ import { createHostNotify } from '../notify/host-notify.ts';
 import { createDeliveries } from '../panes/deliveries.ts';
 import { createHookIngest } from '../panes/hook-ingest.ts';
 import { createPaneInjection } from '../panes/injection.ts';
-import type { LivePane } from '../panes/live-pane.ts';
 import { createPaneRegistry } from '../panes/pane-registry.ts';
 import { createPromptQueue, type PromptQueue } from '../panes/prompt-queue.ts';
 import { inThreadScreens } from '../panes/screen.ts';
 import { createScreenPool, defaultScreenWorkers, type ScreenPool } from '../panes/screen-pool.ts';
+import { createVerdictPublisher } from '../panes/verdict-publisher.ts';
 import { ensureDataDir } from '../runtime/data-dir.ts';
 import { createHostLogger } from '../runtime/logger.ts';
 import { acquireRuntimeFile, type RuntimeClaim } from '../runtime/runtime-file.ts';
 import { timeHookEvent, timingNow } from '../status/hook-timing.ts';
-import { storedWait } from '../store/stored-verdict.ts';
 import { openClaimedStore } from './claimed-store.ts';
-import type { Host, HostOptions, VerdictChange } from './host-types.ts';
+import type { Host, HostOptions } from './host-types.ts';
 
 export type { CreatePaneOptions, Host, HostOptions, VerdictChange, WaitResult } from './host-types.ts';
 
@@ -113,7 +112,6 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   let stopping = false;
   // Why: a pane killed late (SIGKILL after the grace) exits after the store closed; the next start marks it.
   let storeClosed = false;
-  const verdictListeners = new Set<(change: VerdictChange) => void>();
   const baseEnv = cleanBaseEnv(opts.baseEnv ?? process.env);
   // Why: agents are found on the panes' PATH; each version is asked once per host start.
   const agentVersions = createAgentVersions(baseEnv);
@@ -141,22 +139,13 @@ export async function createHost(opts: HostOptions): Promise<Host> {
   });
 
   const notify = createHostNotify({ store, log, now, configFile: paths.notifyConfig, closed: () => storeClosed });
-  const onVerdict = (lp: LivePane, verdict: LivePane['verdict'] & object, previous: LivePane['verdict']): void => {
-    // Why: verdicts computed while shutting down describe the kill, not the agent; the last real one is kept.
-    if (stopping) return;
-    const at = now();
-    lp.verdictAt = at;
-    if (previous?.status === 'working' && verdict.status === 'idle') commandHooks.stop(lp.record);
-    store.insertVerdict({
-      handle: lp.record.handle,
-      at,
-      status: verdict.status,
-      isRunningAgent: verdict.isRunningAgent,
-      agentWait: storedWait(verdict),
-    });
-    for (const l of verdictListeners) l({ handle: lp.record.handle, at, verdict });
-    notify.journal.record(lp, verdict, previous, at);
-  };
+  const verdicts = createVerdictPublisher({
+    store,
+    now,
+    publishing: () => !stopping,
+    onTurnEnd: (lp) => commandHooks.stop(lp.record),
+    onPublished: (lp, verdict, previous, at) => notify.journal.record(lp, verdict, previous, at),
+  });
   let endpoint: HookEndpoint;
   // Why: guests reach the endpoint and the ingest only through closures, called once both exist.
   const guests = createGuestRegistry({
@@ -178,7 +167,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     baseEnv,
     hookEnv: () => paneHookEnv(endpoint, paths.endpointEnv),
     screens: screenPool?.engine ?? inThreadScreens,
-    onVerdict,
+    onVerdict: verdicts.publish,
     ...(opts.hookTiming ? { hookTiming: opts.hookTiming } : {}),
     ...(keeper ? { spawner: () => (keeper as KeeperLink).spawner } : {}),
     onAgent: (lp, agent) => {
@@ -233,7 +222,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     // Why: the 204 goes out once the row is committed, so an acknowledged event survives a crash.
     onEvent: (event) => {
       const arrivedAt = opts.hookTiming ? timingNow() : 0;
-      const accepted = hookIngest.ingest(event, 'local');
+      const accepted = hookIngest.ingestLocal(event);
       const committed = store.committed();
       const pane = accepted && opts.hookTiming ? panes.byPaneKey(accepted.paneKey) : undefined;
       if (accepted && pane && pane.exit === null) {
@@ -343,8 +332,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     notify,
     wait: injection.wait,
     onVerdict(l) {
-      verdictListeners.add(l);
-      return () => verdictListeners.delete(l);
+      return verdicts.subscribe(l);
     },
     ingest: hookIngest.ingest,
     hookStats: () => listener.stats(),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../host/host.ts';
 
@@ -49,6 +50,31 @@ describe('host ingest', () => {
     const dropLines = lines.filter((l) => l.msg === 'hook events for unknown panes dropped');
     expect(dropLines).toHaveLength(1);
     expect(dropLines[0]).toMatchObject({ dropped: 1, totalDropped: 1 });
+  });
+
+  it('an event the local listener accepted is stored once, as the same row a relayed one makes', async () => {
+    const { host } = await hostWithLog();
+    const pane = await host.createPane({ argv: sleeper, cwd: '/' });
+    const payload = { hook_event_name: 'Stop', session_id: 's-local' };
+    const body = new URLSearchParams({ paneKey: pane.paneKey, payload: JSON.stringify(payload) }).toString();
+    const res = await request(`http://127.0.0.1:${host.endpoint.port}/hook/claude`, {
+      method: 'POST',
+      headers: { 'x-orca-agent-hook-token': host.endpoint.token, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    await res.body.dump();
+    expect(res.statusCode).toBe(204);
+    // A relayed event (a guest's) goes through the trust boundary; the listener's went through the listener's.
+    host.ingest({ source: 'claude', paneKey: pane.paneKey, payload, receivedAt: 1 }, 'ssh:box');
+    const [local, relayed] = host.store.hookRows(pane.paneKey);
+    expect(local).toMatchObject({ connectionId: 'local', source: 'claude', hookEventName: 'Stop' });
+    expect(relayed).toMatchObject({ connectionId: 'ssh:box', source: 'claude', hookEventName: 'Stop' });
+    const same = (r: typeof local) => ({
+      envelope: { ...r?.envelope, connectionId: undefined, receivedAt: undefined },
+      row: { ...r?.row, receivedAt: undefined, stateStartedAt: undefined },
+    });
+    expect(same(local)).toEqual(same(relayed));
+    expect(local?.envelope.payload).toEqual(payload);
   });
 
   it('warns once per pane when a hook arrives with a mismatched ORCA_AGENT_HOOK_VERSION or ORCA_AGENT_HOOK_ENV', async () => {

@@ -1,5 +1,5 @@
 import { submittedPromptOf } from '@orca/agent-status/submit';
-import { acceptRelayed, type RelayedEvent } from '@orca/relay/listener';
+import { acceptRelayed, type HookEvent, type RelayedEvent } from '@orca/relay/listener';
 import type { IngestGuards } from '../agent-hooks/ingest-guards.ts';
 import { SESSION_ID_MAX_CHARS } from '../constants.ts';
 import type { HostLogger } from '../runtime/logger.ts';
@@ -7,12 +7,19 @@ import type { Store } from '../store/store.ts';
 import type { LivePane } from './live-pane.ts';
 
 /**
- * The host's single trust boundary for hook events: local listener, guest relays and spool files
- * all hand raw bytes' JSON plus the connection id here, and only here is `acceptRelayed` called.
+ * The host's single trust boundary for hook events: guest relays and spool files hand raw JSON
+ * plus the connection id here, and only here is `acceptRelayed` called. The local listener's
+ * events were validated once already, by the same rules in this process (`@orca/relay`'s
+ * listener), and come in through {@link HookIngest.ingestLocal} without a second validation.
  */
 export interface HookIngest {
-  /** A live event (listener or guest link): accepted → stored and fed to its pane, else null. */
+  /** A live event from a guest link: accepted → stored and fed to its pane, else null. */
   ingest(raw: unknown, connectionId: string): RelayedEvent | null;
+  /**
+   * An event the host's own listener accepted (validated there): stamped `local` and the host's
+   * arrival time, stored and fed to its pane. Null once the store closed.
+   */
+  ingestLocal(event: HookEvent): RelayedEvent | null;
   /** A spooled line: like {@link ingest} but keeping the time it was written (never in the future). */
   ingestSpooled(line: unknown, connectionId: string): boolean;
 }
@@ -59,7 +66,7 @@ export function createHookIngest(o: {
     const running = pane !== undefined && pane.exit === null;
     // Why: extracted once; the stored row names the event even when only the payload did.
     const eventName = eventNameOf(accepted);
-    const row = running ? pane.status.addHookEvent(accepted) : null;
+    const row = running ? pane.status.addHookEvent(accepted, eventName) : null;
     if (running) {
       // Why: the session id is what a resume after the keeper is gone needs (issue 26).
       // Why: only the pane's own agent names its session (a nested `codex exec` inherits the pane key).
@@ -96,6 +103,13 @@ export function createHookIngest(o: {
   };
   return {
     ingest: (raw, connectionId) => admit(raw, connectionId),
+    ingestLocal(event) {
+      if (o.closed()) return null;
+      // Why: acceptRelayed gives an event without sentAt the host's own time; the listener's is kept alike.
+      const local: RelayedEvent = { ...event, receivedAt: o.now(), connectionId: 'local' };
+      route(local);
+      return local;
+    },
     ingestSpooled(line, connectionId) {
       if (typeof line !== 'object' || line === null) return false;
       // Why: a spooled event happened when it was written, not when we read it.

@@ -60,7 +60,8 @@ export interface PaneStatus {
    */
   filterOutput(chunk: string, opts?: { replay?: boolean }): string;
   /** Normalises a hook event into a row (null when the engine ignores it). */
-  addHookEvent(event: PaneHookInput): StatusRow | null;
+  /** `eventName`: the vendor event name the ingest read once (out of band, else the payload's). */
+  addHookEvent(event: PaneHookInput, eventName?: string): StatusRow | null;
   /** The agent the pane runs, as learned from its hook events. */
   agent(): AgentId | null;
   /** The agent the foreground process is (recognised from its command line), or null. */
@@ -155,7 +156,7 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       if (display.length > 0) applyStamp(stamp.append(display, now));
       return display;
     },
-    addHookEvent(event) {
+    addHookEvent(event, eventName = event.hookEventName) {
       if (isAgentId(event.source) && agent !== event.source) {
         agent = event.source;
         inputs.onAgent?.(agent);
@@ -163,7 +164,7 @@ export function createPaneStatus(inputs: PaneStatusInputs): PaneStatus {
       const row = normalizer.normalize({
         source: event.source,
         payload: event.payload,
-        ...(event.hookEventName !== undefined ? { hookEventName: event.hookEventName } : {}),
+        ...(eventName !== undefined ? { hookEventName: eventName } : {}),
         receivedAt: event.receivedAt,
       });
       if (row) keep(row);
