@@ -167,7 +167,7 @@ export async function createHost(opts: HostOptions): Promise<Host> {
     baseEnv,
     hookEnv: () => paneHookEnv(endpoint, paths.endpointEnv),
     screens: screenPool?.engine ?? inThreadScreens,
-    onVerdict: verdicts.publish,
+    verdicts,
     ...(opts.hookTiming ? { hookTiming: opts.hookTiming } : {}),
     ...(keeper ? { spawner: () => (keeper as KeeperLink).spawner } : {}),
     onAgent: (lp, agent) => {

@@ -6,15 +6,15 @@ import type { GuestRegistry } from '../guests/guests.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { HookTimingSink } from '../status/hook-timing.ts';
 import type { PaneRecord, Store } from '../store/store.ts';
-import { verdictFromStored } from '../store/stored-verdict.ts';
 import type { AdoptedPane } from './adopted-pane.ts';
 import { checkLaunch } from './launch-check.ts';
-import { type LivePane, startLivePane, type Verdict } from './live-pane.ts';
+import { type LivePane, startLivePane } from './live-pane.ts';
 import type { CreatePaneOptions } from './pane-options.ts';
 import { localPaneSpawner, type PaneProcess, type PaneSpawner } from './pane-process.ts';
 import { livePaneView, type PaneView, storedPaneView } from './pane-view.ts';
 import { candidateOf } from './resume-candidates.ts';
 import type { ScreenEngine } from './screen.ts';
+import type { VerdictPublisher } from './verdict-publisher.ts';
 
 /** Options of {@link createPaneRegistry}. */
 export interface PaneRegistryOptions {
@@ -27,7 +27,8 @@ export interface PaneRegistryOptions {
   /** The hook endpoint variables of a local pane (token, port, endpoint file). */
   readonly hookEnv: () => Readonly<Record<string, string>>;
   /** A live pane's verdict changed; `previous` is what it published before (null: nothing yet). */
-  readonly onVerdict: (pane: LivePane, verdict: Verdict, previous: Verdict | null) => void;
+  /** Where every verdict goes (stored, broadcast) and where every view reads it from. */
+  readonly verdicts: VerdictPublisher;
   /** A live pane learned which agent it runs (its first hook event naming one). */
   readonly onAgent: (pane: LivePane, agent: string) => void;
   readonly onExit: (pane: LivePane, exit: NonNullable<LivePane['exit']>) => void;
@@ -56,11 +57,10 @@ export interface PaneRegistry {
   all(): readonly LivePane[];
 }
 
-function storedView(store: Store, handle: string): PaneView | null {
+function storedView(store: Store, verdicts: VerdictPublisher, handle: string): PaneView | null {
   const record = store.getPane(handle);
   if (!record) return null;
-  const v = store.latestVerdict(handle);
-  return storedPaneView(record, v ? verdictFromStored(v.status, v.isRunningAgent, v.agentWait) : null);
+  return storedPaneView(record, verdicts.latest(handle)?.verdict ?? null);
 }
 
 /** Builds the registry; panes are spawned by {@link PaneRegistry.create}. */
@@ -102,7 +102,7 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
       ...(replay ? { replay } : {}),
       now: o.now,
       screens: o.screens,
-      onVerdict: o.onVerdict,
+      onVerdict: o.verdicts.publish,
       onAgent: o.onAgent,
       onExit: o.onExit,
       onTitle: (lp, title) => o.store.setPaneTitle(lp.record.handle, title),
@@ -173,7 +173,7 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
         { handle, argv: record.argv[0], cwd: record.cwd, pid: proc.pid, kept: proc.kept === true },
         'pane created',
       );
-      return livePaneView(pane, false);
+      return livePaneView(pane, o.verdicts.latest(pane.record.handle), false);
     },
     adopt(record, adopted) {
       const pane = run(record, adopted.process, adopted.cols, adopted.rows, adopted.replay);
@@ -189,14 +189,16 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
     list() {
       return o.store.listPanes().map((record) => {
         const pane = live.get(record.handle);
-        const view = pane ? livePaneView(pane, false) : (storedView(o.store, record.handle) as PaneView);
+        const view = pane
+          ? livePaneView(pane, o.verdicts.latest(pane.record.handle), false)
+          : (storedView(o.store, o.verdicts, record.handle) as PaneView);
         return withQueued(view);
       });
     },
     show(handle) {
       const pane = live.get(handle);
-      if (pane) return withQueued(livePaneView(pane, true));
-      const view = storedView(o.store, handle);
+      if (pane) return withQueued(livePaneView(pane, o.verdicts.latest(pane.record.handle), true));
+      const view = storedView(o.store, o.verdicts, handle);
       if (!view) throw refusal('terminal_handle_stale', `no pane ${handle}; run \`orca ls\` to see the panes`);
       return withQueued(view);
     },
@@ -211,6 +213,7 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
         byKey.delete(pane.record.paneKey);
       }
       o.store.deletePane(handle);
+      o.verdicts.forget(handle);
       o.log.info({ handle }, 'pane removed');
     },
     live: requireLive,

@@ -13,9 +13,15 @@ export function commandName(argv: readonly string[]): string {
   return file.slice(file.lastIndexOf('/') + 1) || file;
 }
 
-/** Builds the view of a live pane (with its rendered screen as `tail` when asked). */
-export function livePaneView(pane: LivePane, withTail: boolean): PaneView {
-  const verdict = pane.verdict;
+/** The newest published verdict of a pane and its time (the publisher's `latest`). */
+export type PublishedVerdict = { readonly verdict: Verdict; readonly at: number } | null;
+
+/**
+ * Builds the view of a live pane (with its rendered screen as `tail` when asked); its verdict is
+ * the newest published one, as for a stored pane.
+ */
+export function livePaneView(pane: LivePane, published: PublishedVerdict, withTail: boolean): PaneView {
+  const verdict = published?.verdict ?? null;
   const view: PaneView = {
     handle: pane.record.handle,
     name: pane.record.name,
@@ -30,7 +36,7 @@ export function livePaneView(pane: LivePane, withTail: boolean): PaneView {
   };
   // Why: an absent agentWait (not evaluated) must stay absent, never become null.
   writeTri(view as unknown as Record<string, unknown>, 'agentWait', readTri(verdict, 'agentWait'));
-  if (pane.verdictAt !== null) view.changedAt = pane.verdictAt;
+  if (published) view.changedAt = published.at;
   if (pane.exit) view.exited = { code: pane.exit.code, signal: pane.exit.signal, cause: pane.exit.cause ?? 'exit' };
   else view.pid = pane.process.pid;
   if (pane.process.kept) view.kept = true;

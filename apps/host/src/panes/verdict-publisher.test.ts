@@ -22,6 +22,13 @@ function setup() {
         order.push(`store ${v.status}`);
         stored.push(v);
       },
+      // Why: a verdict an earlier host published (pane `old`) is only in the store.
+      latestVerdict: (handle) => {
+        order.push(`read ${handle}`);
+        return handle === 'old'
+          ? { handle, at: 7, status: 'idle', isRunningAgent: true, agentWait: { kind: 'null' } as const }
+          : null;
+      },
     },
     now: () => clock++,
     publishing: () => publishing,
@@ -77,5 +84,21 @@ describe('the verdict publisher (one way: stamp, store, broadcast, follow)', () 
     publisher.publish(pane('c'), working, idle);
     expect(heard).toEqual(['a']);
     expect(order.filter((l) => l.startsWith('store'))).toEqual(['store idle', 'store idle']);
+  });
+
+  it("latest is the one source of a pane's verdict: the newest published, else the store once, forgotten on remove", () => {
+    const { publisher, order } = setup();
+    expect(publisher.latest('old')).toEqual({
+      verdict: { status: 'idle', isRunningAgent: true, agentWait: null },
+      at: 7,
+    });
+    expect(publisher.latest('old')?.at).toBe(7);
+    expect(order.filter((l) => l === 'read old')).toHaveLength(1);
+    expect(publisher.latest('new')).toBeNull();
+    const p = pane('new');
+    publisher.publish(p, working, null);
+    expect(publisher.latest('new')).toEqual({ verdict: working, at: 100 });
+    publisher.forget('new');
+    expect(publisher.latest('new')).toBeNull();
   });
 });
