@@ -25,7 +25,8 @@ export function orcaTsup(entry, overrides = {}) {
   return defineConfig({
     entry,
     format: ['esm'],
-    dts: true,
+    // Why: types of @orca/shared a package re-exports are inlined into its .d.ts like its code.
+    dts: { resolve: [/^@orca\/shared(\/|$)/] },
     clean: true,
     sourcemap: true,
     target: 'node20',

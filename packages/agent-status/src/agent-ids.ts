@@ -1,29 +1,11 @@
 // The agents the status engine tells apart (vocabulary, not limits).
+import { HOOK_SOURCES } from '@orca/shared/agents';
 
 /**
- * Every agent id the status engine knows, in the relay's `HOOK_SOURCES` order. Not the same set as
- * `@orca/hook-templates`' `STATUS_AGENT_IDS` (the agents it writes hook scripts for).
+ * Every agent id the status engine knows: the shared catalogue's hook sources, in their order.
+ * Not the same set as `@orca/hook-templates`' `AGENT_IDS` (the agents it writes hook scripts for).
  */
-export const STATUS_AGENT_IDS = [
-  'claude',
-  'codex',
-  'gemini',
-  'antigravity',
-  'amp',
-  'opencode',
-  'mimo-code',
-  'cursor',
-  'pi',
-  'omp',
-  'droid',
-  'command-code',
-  'grok',
-  'copilot',
-  'hermes',
-  'devin',
-  'kimi',
-  'crush',
-] as const;
+export const STATUS_AGENT_IDS = HOOK_SOURCES;
 /** One agent id. */
 export type AgentId = (typeof STATUS_AGENT_IDS)[number];
 

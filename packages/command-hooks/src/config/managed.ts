@@ -1,26 +1,7 @@
-/** Agents whose status scripts @orca/hook-templates installs (local copy: floor 1 imports nothing of ours). */
-export const MANAGED_AGENTS = [
-  'claude',
-  'openclaude',
-  'codex',
-  'gemini',
-  'antigravity',
-  'cursor',
-  'droid',
-  'devin',
-  'grok',
-  'copilot',
-  'command-code',
-] as const;
+import { MANAGED_AGENTS, MANAGED_STEMS } from '@orca/shared/agents';
 
-/** Antigravity's per-event wrapper stems. */
-const ANTIGRAVITY_WRAPPERS = ['pre-invocation', 'post-invocation', 'stop', 'pre-tool-use', 'post-tool-use'];
-
-/** Every managed script stem: `<agent>-hook`, `<agent>-hook-impl`, antigravity wrappers. */
-export const MANAGED_STEMS: readonly string[] = [
-  ...MANAGED_AGENTS.flatMap((a) => [`${a}-hook`, `${a}-hook-impl`]),
-  ...ANTIGRAVITY_WRAPPERS.map((w) => `antigravity-${w}`),
-];
+/** Agents whose status scripts @orca/hook-templates installs, and every managed script stem (the shared agent catalogue's). */
+export { MANAGED_AGENTS, MANAGED_STEMS };
 
 const ENCODED = /-e(?:c|nc|ncodedcommand)?\s+["']?([A-Za-z0-9+/=]{4,})/gi;
 

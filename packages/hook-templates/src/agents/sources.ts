@@ -1,45 +1,10 @@
-/**
- * Every hook source, in the relay's canonical order (`@orca/relay` `HOOK_SOURCES`). Floor-1
- * packages import nothing of ours, so this is a local copy; `tests/contracts` asserts equality.
- */
-export const HOOK_SOURCES = [
-  'claude',
-  'codex',
-  'gemini',
-  'antigravity',
-  'amp',
-  'opencode',
-  'mimo-code',
-  'cursor',
-  'pi',
-  'omp',
-  'droid',
-  'command-code',
-  'grok',
-  'copilot',
-  'hermes',
-  'devin',
-  'kimi',
-  'crush',
-] as const;
+import { HOOK_SOURCES, type HookSource, MANAGED_AGENTS } from '@orca/shared/agents';
 
-/** One source: the `<source>` of `POST /hook/<source>`. */
-export type HookSource = (typeof HOOK_SOURCES)[number];
+/** Every hook source, in the canonical order, and one source: the shared agent catalogue's. */
+export { HOOK_SOURCES, type HookSource };
 
-/** Agents this package compiles hooks for, in registry order. */
-export const AGENT_IDS = [
-  'claude',
-  'openclaude',
-  'codex',
-  'gemini',
-  'antigravity',
-  'cursor',
-  'droid',
-  'devin',
-  'grok',
-  'copilot',
-  'command-code',
-] as const;
+/** Agents this package compiles hooks for, in registry order (the catalogue's managed agents). */
+export const AGENT_IDS = MANAGED_AGENTS;
 
 /** One agent id. */
 export type AgentId = (typeof AGENT_IDS)[number];

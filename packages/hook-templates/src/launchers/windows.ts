@@ -1,3 +1,4 @@
+import { ANTIGRAVITY_WRAPPERS } from '@orca/shared/agents';
 import { HookTemplatesError } from '../errors.ts';
 import { encodedPowerShell } from './powershell.ts';
 import { assertSafePath, type LauncherSpec } from './spec.ts';
@@ -31,14 +32,8 @@ export function windowsDirect(spec: LauncherSpec, systemRoot?: string): string {
   return encodedPowerShell(spec, systemRoot);
 }
 
-/** Antigravity per-event wrapper stems and their vendor event names. */
-export const ANTIGRAVITY_WRAPPERS = {
-  PreInvocation: 'antigravity-pre-invocation',
-  PostInvocation: 'antigravity-post-invocation',
-  Stop: 'antigravity-stop',
-  PreToolUse: 'antigravity-pre-tool-use',
-  PostToolUse: 'antigravity-post-tool-use',
-} as const;
+/** Antigravity per-event wrapper stems and their vendor event names (the shared agent catalogue's). */
+export { ANTIGRAVITY_WRAPPERS };
 
 const GUARD = [
   'if "%ORCA_AGENT_HOOK_PORT%"=="" exit /b 0',

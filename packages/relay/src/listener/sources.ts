@@ -1,30 +1,7 @@
-/**
- * Every agent that posts hooks, in the canonical order shared with `@orca/hook-templates` and
- * `@orca/agent-status` (a contract test compares the lists).
- */
-export const HOOK_SOURCES = [
-  'claude',
-  'codex',
-  'gemini',
-  'antigravity',
-  'amp',
-  'opencode',
-  'mimo-code',
-  'cursor',
-  'pi',
-  'omp',
-  'droid',
-  'command-code',
-  'grok',
-  'copilot',
-  'hermes',
-  'devin',
-  'kimi',
-  'crush',
-] as const;
+import { HOOK_SOURCES, type HookSource } from '@orca/shared/agents';
 
-/** One known hook source (the `<id>` of `/hook/<id>`). */
-export type HookSource = (typeof HOOK_SOURCES)[number];
+/** Every agent that posts hooks, in the canonical order (the shared agent catalogue, `@orca/shared/agents`). */
+export { HOOK_SOURCES, type HookSource };
 
 const SOURCE_SET: ReadonlySet<string> = new Set(HOOK_SOURCES);
 

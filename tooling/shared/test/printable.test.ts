@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { printableBlock, printableField, terminalSafeJson, terminalSafeJsonText } from './printable.ts';
+import { printableBlock, printableField, terminalSafeJson, terminalSafeJsonText } from '../printable.ts';
 
 const hostileUnit = fc.oneof(
   fc.constantFrom('\x1b', '\x07', '\x9b', '\x9d', '\x7f', '\n', '\r', '\t', '\0', '\x85', '\\'),

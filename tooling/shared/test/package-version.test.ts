@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { packageVersion, UNKNOWN_VERSION } from './package-version.ts';
+import { packageVersion, UNKNOWN_VERSION } from '../package-version.ts';
 
 function manifest(body: string): URL {
   const dir = mkdtempSync(join(tmpdir(), 'orca-shared-'));
