@@ -38,8 +38,6 @@ export interface LivePane {
   readonly status: PaneStatus;
   exit: PaneExit | null;
   verdict: Verdict | null;
-  /** When the host published {@link verdict} (ms since the epoch), or null before the first. */
-  verdictAt: number | null;
   /** The analysis {@link verdict} was published from (the journal explains it), or null before the first. */
   verdictAnalysis: PaneAnalysis | null;
   lastOutputAt: number;
@@ -249,7 +247,6 @@ export function startLivePane(opts: LivePaneOptions): LivePane {
     status,
     exit: null,
     verdict: null,
-    verdictAt: null,
     verdictAnalysis: null,
     lastOutputAt: opts.now(),
     acceptedPrompt: false,

@@ -60,7 +60,7 @@ export interface PaneRegistry {
 function storedView(store: Store, verdicts: VerdictPublisher, handle: string): PaneView | null {
   const record = store.getPane(handle);
   if (!record) return null;
-  return storedPaneView(record, verdicts.latest(handle)?.verdict ?? null);
+  return storedPaneView(record, verdicts.latest(handle));
 }
 
 /** Builds the registry; panes are spawned by {@link PaneRegistry.create}. */
@@ -160,6 +160,7 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
         });
       } catch (error) {
         o.store.deletePane(handle);
+        o.verdicts.forget(handle);
         throw error;
       }
       const pane = run(
@@ -173,7 +174,7 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
         { handle, argv: record.argv[0], cwd: record.cwd, pid: proc.pid, kept: proc.kept === true },
         'pane created',
       );
-      return livePaneView(pane, o.verdicts.latest(pane.record.handle), false);
+      return livePaneView(pane, o.verdicts.current(pane.record.handle), false);
     },
     adopt(record, adopted) {
       const pane = run(record, adopted.process, adopted.cols, adopted.rows, adopted.replay);
@@ -190,14 +191,14 @@ export function createPaneRegistry(o: PaneRegistryOptions): PaneRegistry {
       return o.store.listPanes().map((record) => {
         const pane = live.get(record.handle);
         const view = pane
-          ? livePaneView(pane, o.verdicts.latest(pane.record.handle), false)
+          ? livePaneView(pane, o.verdicts.current(pane.record.handle), false)
           : (storedView(o.store, o.verdicts, record.handle) as PaneView);
         return withQueued(view);
       });
     },
     show(handle) {
       const pane = live.get(handle);
-      if (pane) return withQueued(livePaneView(pane, o.verdicts.latest(pane.record.handle), true));
+      if (pane) return withQueued(livePaneView(pane, o.verdicts.current(pane.record.handle), true));
       const view = storedView(o.store, o.verdicts, handle);
       if (!view) throw refusal('terminal_handle_stale', `no pane ${handle}; run \`orca ls\` to see the panes`);
       return withQueued(view);

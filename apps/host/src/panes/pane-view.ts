@@ -49,7 +49,8 @@ export function livePaneView(pane: LivePane, published: PublishedVerdict, withTa
 }
 
 /** Builds the view of a pane known only from the store (its PTY is gone). */
-export function storedPaneView(record: PaneRecord, verdict: Verdict | null): PaneView {
+export function storedPaneView(record: PaneRecord, published: PublishedVerdict): PaneView {
+  const verdict = published?.verdict ?? null;
   const view: PaneView = {
     handle: record.handle,
     name: record.name,
@@ -63,6 +64,7 @@ export function storedPaneView(record: PaneRecord, verdict: Verdict | null): Pan
     isRunningAgent: verdict?.isRunningAgent ?? false,
   };
   writeTri(view as unknown as Record<string, unknown>, 'agentWait', readTri(verdict, 'agentWait'));
+  if (published) view.changedAt = published.at;
   if (record.exitedAt !== null) {
     view.exited = { code: record.exitCode, signal: record.exitSignal, cause: record.exitCause ?? 'exit' };
   }

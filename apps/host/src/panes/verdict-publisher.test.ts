@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LivePane, Verdict } from './live-pane.ts';
 import { createVerdictPublisher, type VerdictChange } from './verdict-publisher.ts';
 
-const pane = (handle: string) => ({ record: { handle }, verdictAt: null }) as unknown as LivePane;
+const pane = (handle: string) => ({ record: { handle } }) as unknown as LivePane;
 const working: Verdict = { status: 'working', isRunningAgent: true, agentWait: null };
 const idle: Verdict = { status: 'idle', isRunningAgent: true, agentWait: null };
 const asking: Verdict = {
@@ -50,7 +50,7 @@ describe('the verdict publisher (one way: stamp, store, broadcast, follow)', () 
     const p = pane('pane-1');
     publisher.publish(p, asking, working);
     expect(order).toEqual(['store permission', 'subscriber permission', 'journal pane-1 working→permission @100']);
-    expect(p.verdictAt).toBe(100);
+    expect(publisher.current('pane-1')?.at).toBe(100);
     expect(seen).toEqual([{ handle: 'pane-1', at: 100, verdict: asking }]);
     expect(stored).toEqual([
       {
@@ -98,6 +98,7 @@ describe('the verdict publisher (one way: stamp, store, broadcast, follow)', () 
     const p = pane('new');
     publisher.publish(p, working, null);
     expect(publisher.latest('new')).toEqual({ verdict: working, at: 100 });
+    expect(publisher.current('new')).toEqual({ verdict: working, at: 100 });
     publisher.forget('new');
     expect(publisher.latest('new')).toBeNull();
   });

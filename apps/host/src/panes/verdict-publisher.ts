@@ -19,9 +19,14 @@ export interface VerdictPublisher {
   /** Every published change; returns the unsubscribe. */
   subscribe(listener: (change: VerdictChange) => void): () => void;
   /**
-   * The newest published verdict of `handle` and when it was published: the one source every view
-   * reads (`orca ls`, `orca status`, `terminal.show`, the board), live pane or exited. One
-   * published before this host started is read from the store once.
+   * The newest verdict this host published for `handle`, and when: what the view of a live pane
+   * shows (null: not evaluated yet, also for a pane taken over from the keeper whose stored verdict
+   * is the previous host's).
+   */
+  current(handle: string): { readonly verdict: Verdict; readonly at: number } | null;
+  /**
+   * Like {@link current}, else the newest one stored (read once): what the view of an exited pane
+   * shows. Every view (`orca ls`, `orca status`, `terminal.show`, the board) reads one of these two.
    */
   latest(handle: string): { readonly verdict: Verdict; readonly at: number } | null;
   /** Drops what it holds of a removed pane. */
@@ -53,12 +58,12 @@ export interface VerdictPublisherOptions {
 export function createVerdictPublisher(o: VerdictPublisherOptions): VerdictPublisher {
   const listeners = new Set<(change: VerdictChange) => void>();
   // Why: bounded by the panes the host lists (a removed pane is forgotten).
-  const newest = new Map<string, { verdict: Verdict; at: number } | null>();
+  const published = new Map<string, { verdict: Verdict; at: number }>();
+  const stored = new Map<string, { verdict: Verdict; at: number } | null>();
   return {
     publish(pane, verdict, previous) {
       if (!o.publishing()) return;
       const at = o.now();
-      pane.verdictAt = at;
       if (previous?.status === 'working' && verdict.status === 'idle') o.onTurnEnd(pane);
       o.store.insertVerdict({
         handle: pane.record.handle,
@@ -67,7 +72,7 @@ export function createVerdictPublisher(o: VerdictPublisherOptions): VerdictPubli
         isRunningAgent: verdict.isRunningAgent,
         agentWait: storedWait(verdict),
       });
-      newest.set(pane.record.handle, { verdict, at });
+      published.set(pane.record.handle, { verdict, at });
       for (const l of listeners) l({ handle: pane.record.handle, at, verdict });
       o.onPublished(pane, verdict, previous, at);
     },
@@ -75,18 +80,22 @@ export function createVerdictPublisher(o: VerdictPublisherOptions): VerdictPubli
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    current: (handle) => published.get(handle) ?? null,
     latest(handle) {
-      const known = newest.get(handle);
+      const mine = published.get(handle);
+      if (mine) return mine;
+      const known = stored.get(handle);
       if (known !== undefined) return known;
-      const stored = o.store.latestVerdict(handle);
-      const found = stored
-        ? { verdict: verdictFromStored(stored.status, stored.isRunningAgent, stored.agentWait), at: stored.at }
+      const row = o.store.latestVerdict(handle);
+      const found = row
+        ? { verdict: verdictFromStored(row.status, row.isRunningAgent, row.agentWait), at: row.at }
         : null;
-      newest.set(handle, found);
+      stored.set(handle, found);
       return found;
     },
     forget(handle) {
-      newest.delete(handle);
+      published.delete(handle);
+      stored.delete(handle);
     },
   };
 }
