@@ -1,10 +1,7 @@
 import type { AnyMethodContract, Contract, ContractEvent, ContractParams, ContractResult } from './define.ts';
 import type { RuntimeContract } from './methods.ts';
 
-/** The names of a contract's unary (or streaming) methods. */
-export type UnaryMethodOf<C extends Contract> = {
-  [M in keyof C & string]: C[M]['streaming'] extends false ? M : never;
-}[keyof C & string];
+/** The names of a contract's streaming methods (what `stream` takes). */
 export type StreamingMethodOf<C extends Contract> = {
   [M in keyof C & string]: C[M]['streaming'] extends true ? M : never;
 }[keyof C & string];

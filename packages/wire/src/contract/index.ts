@@ -9,7 +9,7 @@
  * const { panes } = await typedCaller(send).call('terminal.list');
  */
 
-export { type RawSend, type StreamingMethodOf, type TypedCaller, typedCaller, type UnaryMethodOf } from './caller.ts';
+export { type RawSend, type StreamingMethodOf, type TypedCaller, typedCaller } from './caller.ts';
 export {
   type AnyMethodContract,
   type BrowserPart,
