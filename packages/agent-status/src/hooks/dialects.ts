@@ -1,4 +1,3 @@
-import type { AgentId } from '../agent-ids.ts';
 import type { RowState } from '../types.ts';
 import { asObject, eventKey, type JsonObject, stringField, toolNameOf } from './payload-fields.ts';
 
@@ -35,7 +34,11 @@ function interrupted(state: RowState, flag: boolean): HookMeaning {
   return flag ? { state, interrupted: true } : { state };
 }
 
-function claudeFamily(extraDone: readonly string[], cancelled: readonly string[]): Dialect {
+/**
+ * Claude's dialect with extra events that end a turn (`extraDone`) or end it cancelled
+ * (`cancelled`), by lower-case key; devin and grok speak it with theirs.
+ */
+export function claudeFamily(extraDone: readonly string[], cancelled: readonly string[]): Dialect {
   return (event, payload, memory) => {
     const key = eventKey(event);
     const childId = stringField(payload, 'agent_id', 'agentId');
@@ -85,9 +88,11 @@ function claudeFamily(extraDone: readonly string[], cancelled: readonly string[]
   };
 }
 
-const claude = claudeFamily([], []);
+/** Claude Code's hook events (and those of agents that copy its hooks). */
+export const claudeDialect: Dialect = claudeFamily([], []);
 
-const codex: Dialect = (event, payload) => {
+/** Codex's hook events. */
+export const codexDialect: Dialect = (event, payload) => {
   switch (eventKey(event)) {
     case 'sessionstart':
       return stringField(payload, 'source') === 'compact' ? null : W;
@@ -112,7 +117,8 @@ function isAutoReview(payload: JsonObject): boolean {
   return reviewer !== undefined && /auto/i.test(reviewer);
 }
 
-const gemini: Dialect = (event) => {
+/** Gemini's hook events. */
+export const geminiDialect: Dialect = (event) => {
   switch (eventKey(event)) {
     case 'beforeagent':
     case 'beforetool':
@@ -127,7 +133,8 @@ const gemini: Dialect = (event) => {
   }
 };
 
-const antigravity: Dialect = (event) => {
+/** Antigravity's hook events. */
+export const antigravityDialect: Dialect = (event) => {
   switch (eventKey(event)) {
     case 'preinvocation':
     case 'pretooluse':
@@ -140,7 +147,8 @@ const antigravity: Dialect = (event) => {
   }
 };
 
-const cursor: Dialect = (event, payload, memory) => {
+/** Cursor's hook events. */
+export const cursorDialect: Dialect = (event, payload, memory) => {
   switch (eventKey(event)) {
     case 'beforesubmitprompt':
     case 'sessionstart':
@@ -164,7 +172,8 @@ const cursor: Dialect = (event, payload, memory) => {
   }
 };
 
-const opencode: Dialect = (event) => {
+/** Opencode's hook events. */
+export const opencodeDialect: Dialect = (event) => {
   switch (eventKey(event)) {
     case 'sessionbusy':
     case 'messagepart':
@@ -180,7 +189,8 @@ const opencode: Dialect = (event) => {
   }
 };
 
-const amp: Dialect = (event, payload, memory) => {
+/** Amp's hook events. */
+export const ampDialect: Dialect = (event, payload, memory) => {
   const thread = stringField(payload, 'thread_id', 'threadId', 'thread') ?? '';
   switch (eventKey(event)) {
     case 'sessionstart':
@@ -202,7 +212,8 @@ const amp: Dialect = (event, payload, memory) => {
   }
 };
 
-const pi: Dialect = (event, payload) => {
+/** Pi's hook events. */
+export const piDialect: Dialect = (event, payload) => {
   const key = eventKey(event);
   switch (key) {
     case 'toolcall':
@@ -223,7 +234,8 @@ const pi: Dialect = (event, payload) => {
   }
 };
 
-const droid: Dialect = (event, payload) => {
+/** Droid's hook events. */
+export const droidDialect: Dialect = (event, payload) => {
   switch (eventKey(event)) {
     case 'userpromptsubmit':
     case 'posttooluse':
@@ -249,7 +261,8 @@ const droid: Dialect = (event, payload) => {
   }
 };
 
-const copilot: Dialect = (event, payload) => {
+/** Copilot's hook events. */
+export const copilotDialect: Dialect = (event, payload) => {
   switch (eventKey(event)) {
     case 'sessionstart':
     case 'userpromptsubmit':
@@ -275,29 +288,4 @@ const copilot: Dialect = (event, payload) => {
     default:
       return null;
   }
-};
-
-/**
- * The dialect of every hook source. devin, grok and command-code speak Claude's; hermes, kimi and
- * crush are routed to Claude's too (their hooks are Claude-compatible; the spec lists no own table).
- */
-export const DIALECTS: Readonly<Record<AgentId, Dialect>> = {
-  claude,
-  codex,
-  gemini,
-  antigravity,
-  amp,
-  opencode,
-  'mimo-code': opencode,
-  cursor,
-  pi,
-  omp: pi,
-  droid,
-  'command-code': claude,
-  grok: claudeFamily(['sessionend'], ['stopcancelled']),
-  copilot,
-  hermes: claude,
-  devin: claudeFamily(['postcompaction', 'sessionend'], []),
-  kimi: claude,
-  crush: claude,
 };

@@ -335,7 +335,7 @@ describe('property: arbitrary JSON never throws', () => {
 
 describe('IGNORED_HOOK_EVENTS', () => {
   it('lists every source, and every listed event really yields no row', async () => {
-    const { IGNORED_HOOK_EVENTS } = await import('./ignored-events.ts');
+    const { IGNORED_HOOK_EVENTS } = await import('./agent-hooks.ts');
     expect(Object.keys(IGNORED_HOOK_EVENTS).sort()).toEqual([...HOOK_SOURCES].sort());
     const rows: string[] = [];
     for (const source of HOOK_SOURCES) {

@@ -3,7 +3,8 @@ import { OSC_FIELD_CAPS } from '../limits.ts';
 import type { OscStatusPayload } from '../osc/osc-payload.ts';
 import { decodeOscPayloadValue } from '../osc/osc-payload.ts';
 import type { RowState, StatusRow } from '../types.ts';
-import { DIALECTS, type DialectMemory, type HookMeaning } from './dialects.ts';
+import { DIALECTS } from './agent-hooks.ts';
+import type { DialectMemory, HookMeaning } from './dialects.ts';
 import { asObject, cap, stringField, toolInputOf, toolNameOf } from './payload-fields.ts';
 import { parseStatusRow } from './row-schema.ts';
 

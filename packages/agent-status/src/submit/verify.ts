@@ -1,29 +1,18 @@
 import type { AgentId } from '../agent-ids.ts';
+import { AGENT_HOOKS } from '../hooks/agent-hooks.ts';
 import { normalizeLine, type WindowLine } from '../screen/match-window.ts';
 
 /**
- * The hook events that prove an agent took a prompt (its UserPromptSubmit class), by source.
- * Claude's dialect is shared by openclaude-style agents (devin, grok, command-code, hermes, kimi,
- * crush).
+ * The hook events that prove an agent took a prompt (its UserPromptSubmit class), by source: the
+ * agents of {@link AGENT_HOOKS} that have such an event.
  */
-export const PROMPT_SUBMIT_EVENTS: Readonly<Partial<Record<AgentId, readonly string[]>>> = Object.freeze({
-  claude: ['UserPromptSubmit'],
-  devin: ['UserPromptSubmit'],
-  grok: ['UserPromptSubmit'],
-  'command-code': ['UserPromptSubmit'],
-  hermes: ['UserPromptSubmit'],
-  kimi: ['UserPromptSubmit'],
-  crush: ['UserPromptSubmit'],
-  codex: ['UserPromptSubmit'],
-  gemini: ['BeforeAgent'],
-  cursor: ['beforeSubmitPrompt'],
-  droid: ['UserPromptSubmit'],
-  copilot: ['UserPromptSubmit'],
-  antigravity: ['PreInvocation'],
-  amp: ['agent.start'],
-  pi: ['before_agent_start'],
-  omp: ['before_agent_start'],
-});
+export const PROMPT_SUBMIT_EVENTS: Readonly<Partial<Record<AgentId, readonly string[]>>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(AGENT_HOOKS)
+      .filter(([, hooks]) => hooks.promptSubmit.length > 0)
+      .map(([id, hooks]) => [id, hooks.promptSubmit]),
+  ),
+);
 
 /**
  * Does this hook event prove the agent took a prompt?

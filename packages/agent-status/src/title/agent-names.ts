@@ -1,28 +1,14 @@
-import type { AgentId } from '../agent-ids.ts';
+import { AGENT_FACTS } from '@orca/shared/agents';
+import { type AgentId, STATUS_AGENT_IDS } from '../agent-ids.ts';
 
-/** Name tokens a title may carry, mapped to the agent id (null: a known agent Orca has no id for). */
-export const TITLE_AGENT_TOKENS: Readonly<Record<string, AgentId | null>> = {
-  claude: 'claude',
-  codex: 'codex',
-  gemini: 'gemini',
-  opencode: 'opencode',
+/**
+ * Name tokens a title may carry, mapped to the agent id (null: a known agent Orca has no id for).
+ * Built from the shared catalogue's title names.
+ */
+export const TITLE_AGENT_TOKENS: Readonly<Record<string, AgentId | null>> = Object.freeze({
+  ...Object.fromEntries(STATUS_AGENT_IDS.flatMap((id) => AGENT_FACTS[id].titleNames.map((name) => [name, id]))),
   aider: null,
-  cursor: 'cursor',
-  'cursor-agent': 'cursor',
-  copilot: 'copilot',
-  grok: 'grok',
-  devin: 'devin',
-  antigravity: 'antigravity',
-  agy: 'antigravity',
-  droid: 'droid',
-  hermes: 'hermes',
-  amp: 'amp',
-  kimi: 'kimi',
-  crush: 'crush',
-  'mimo-code': 'mimo-code',
-  mimo: 'mimo-code',
-  'command-code': 'command-code',
-};
+});
 
 /** Shell basenames (§7): a title or foreground whose first token is one of these is a shell. */
 export const SHELL_NAMES: ReadonlySet<string> = new Set([

@@ -1,3 +1,4 @@
+import { AGENT_FACTS } from '@orca/shared/agents';
 import type { AgentId } from '../agent-ids.ts';
 import { TITLE_MEMO_ENTRIES } from '../limits.ts';
 import type { AgentStatus } from '../types.ts';
@@ -28,7 +29,8 @@ const RIGHT = String.raw`(?![\w-])`;
 const PERMISSION_WORDS = new RegExp(`${LEFT}(?:action required|permissions?|waiting)${RIGHT}`, 'i');
 const IDLE_WORDS = new RegExp(`${LEFT}(?:ready|idle|done)${RIGHT}`, 'i');
 const WORKING_WORDS = new RegExp(`${LEFT}(?:working|thinking|running)${RIGHT}`, 'i');
-const NAME_TOKEN = new RegExp(`${LEFT}(${Object.keys(TITLE_AGENT_TOKENS).join('|')})${RIGHT}`, 'gi');
+const escapeRegExp = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const NAME_TOKEN = new RegExp(`${LEFT}(${Object.keys(TITLE_AGENT_TOKENS).map(escapeRegExp).join('|')})${RIGHT}`, 'gi');
 const OPENCODE_NATIVE = /^(?:[^|]*\|\s*)?(?:([\u25a3\u25d0-\u25d3\u2800-\u28ff])\s*)?OC \| /;
 const PI_MARKER = /^(π|Pi|OMP) ([:!>])(?:\s|$)/;
 const PI_SYNTHETIC = /^(?:([\u2800-\u28ff])\s+)?(pi|omp)(?:\s+-\s+(action required|ready|idle|done))?\s*$/i;
@@ -133,6 +135,7 @@ function classifyUncached(raw: string): TitleClass {
   if (WORKING_WORDS.test(text)) return { status: 'working', agent: named.agent, kind: 'explicit' };
   if (text.startsWith('. ')) return { status: 'working', agent: named.agent, kind: 'explicit' };
   if (text.startsWith('* ')) return { status: 'idle', agent: named.agent, kind: 'explicit' };
-  if (named.agent === 'droid') return { status: null, agent: 'droid', kind: 'name-only' };
+  if (named.agent !== null && AGENT_FACTS[named.agent].titleNameOnly)
+    return { status: null, agent: named.agent, kind: 'name-only' };
   return { status: 'idle', agent: named.agent, kind: 'name-only' };
 }

@@ -33,6 +33,25 @@ export interface LauncherEnvRule {
   valueFor?: (event: string) => string;
 }
 
+/**
+ * Agent home overrides honoured by the installers (only when the caller passes them): the
+ * variables of every descriptor's `configEnv`, e.g. `CODEX_HOME`.
+ */
+export type AgentEnvOverrides = Readonly<Partial<Record<string, string>>>;
+
+/** What a descriptor's `configPath` is given. */
+export interface ConfigPathContext {
+  os: 'posix' | 'windows';
+  home: string;
+  /** Only the variables the descriptor's `configEnv` names are read. */
+  env: AgentEnvOverrides;
+  /** Joins path parts for `os` (no I/O). */
+  join: (...parts: string[]) => string;
+}
+
+/** The installers' variant of an agent's event list by its version (see `install/claude-gate.ts`). */
+export type EventGate = 'claudeCodeVersion';
+
 /** Everything the compiler, the launcher builders and the installers know about one agent. */
 export interface AgentDescriptor {
   id: AgentId;
@@ -57,4 +76,27 @@ export interface AgentDescriptor {
   launcherEnv?: LauncherEnvRule;
   /** Windows command form for this agent's handlers. */
   windowsLauncher: 'encodedPowerShell' | 'cmdFastPath' | 'claude';
+  /** POSIX command form: guarded `/bin/sh <script>`, or through the runtime's home (Claude's). */
+  posixLauncher: 'posixGuarded' | 'runtimeHome';
+  /** The config file its hooks live in. */
+  configPath: (ctx: ConfigPathContext) => string;
+  /** Env vars `configPath` honours (`CODEX_HOME`); the installers pass only these through. */
+  configEnv: readonly string[];
+  /** Config timeout on Windows, where it differs from `configTimeout`. */
+  windowsConfigTimeout?: number;
+  /**
+   * Windows: one `<stem>.cmd` per event that sets `launcherEnv` and calls the agent's script,
+   * because its config cannot pass env (event → stem).
+   */
+  windowsEventWrappers?: Readonly<Record<string, string>>;
+  /** The agent's own switch that turns every hook off (install state then reads `partial`). */
+  hooksDisabled?: (config: Readonly<Record<string, unknown>>) => boolean;
+  /** An empty config file is the user's opt-out: nothing is installed or removed. */
+  emptyConfigOptsOut?: true;
+  /** The launcher exits unread without `ORCA_PANE_KEY` (the agent may hold stdin open outside Orca). */
+  requiresPaneKey?: true;
+  /** Hooks run only once trusted by hash in `config.toml` beside the config (Codex ≥ 0.129). */
+  hookTrust?: 'codexConfigToml';
+  /** The installed events depend on the agent's version. */
+  eventGate?: EventGate;
 }

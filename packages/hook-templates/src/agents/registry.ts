@@ -1,4 +1,6 @@
+import { ANTIGRAVITY_WRAPPERS } from '@orca/shared/agents';
 import {
+  CLAUDE_WINDOWS_HOOK_TIMEOUT_S,
   COPILOT_HOOK_TIMEOUT_S,
   CURL_MAX_TIME_S,
   DEFAULT_HOOK_TIMEOUT_S,
@@ -45,7 +47,12 @@ const base = {
   configTimeout: DEFAULT_HOOK_TIMEOUT_S,
   windowsDialect: 'batch',
   windowsLauncher: 'encodedPowerShell',
+  posixLauncher: 'posixGuarded',
+  configEnv: [] as readonly string[],
 } as const;
+
+const isObject = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The registry: one descriptor per agent of {@link AGENT_IDS} (spec §2).
@@ -56,6 +63,11 @@ const base = {
 export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   claude: {
     ...base,
+    configPath: ({ join, home, env }) => join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'settings.json'),
+    configEnv: ['CLAUDE_CONFIG_DIR'],
+    windowsConfigTimeout: CLAUDE_WINDOWS_HOOK_TIMEOUT_S,
+    posixLauncher: 'runtimeHome',
+    eventGate: 'claudeCodeVersion',
     id: 'claude',
     source: 'claude',
     scriptStem: 'claude',
@@ -69,6 +81,8 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   },
   openclaude: {
     ...base,
+    configPath: ({ join, home }) => join(home, '.openclaude', 'settings.json'),
+    posixLauncher: 'runtimeHome',
     id: 'openclaude',
     source: 'claude',
     scriptStem: 'openclaude',
@@ -82,6 +96,9 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   },
   codex: {
     ...base,
+    configPath: ({ join, home, env }) => join(env.CODEX_HOME || join(home, '.codex'), 'hooks.json'),
+    configEnv: ['CODEX_HOME'],
+    hookTrust: 'codexConfigToml',
     id: 'codex',
     source: 'codex',
     scriptStem: 'codex',
@@ -100,6 +117,8 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   },
   gemini: {
     ...base,
+    configPath: ({ join, home }) => join(home, '.gemini', 'settings.json'),
+    hooksDisabled: (config) => isObject(config.hooksConfig) && config.hooksConfig.enabled === false,
     id: 'gemini',
     source: 'gemini',
     scriptStem: 'gemini',
@@ -109,6 +128,8 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   },
   antigravity: {
     ...base,
+    configPath: ({ join, home }) => join(home, '.gemini', 'config', 'hooks.json'),
+    windowsEventWrappers: ANTIGRAVITY_WRAPPERS,
     id: 'antigravity',
     source: 'antigravity',
     scriptStem: 'antigravity',
@@ -128,6 +149,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   },
   cursor: {
     ...base,
+    configPath: ({ join, home }) => join(home, '.cursor', 'hooks.json'),
     id: 'cursor',
     source: 'cursor',
     scriptStem: 'cursor',
@@ -153,6 +175,8 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   },
   droid: {
     ...base,
+    configPath: ({ join, home }) => join(home, '.factory', 'settings.json'),
+    hooksDisabled: (config) => config.hooksDisabled === true,
     id: 'droid',
     source: 'droid',
     scriptStem: 'droid',
@@ -172,6 +196,11 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   },
   devin: {
     ...base,
+    configPath: ({ os, join, home, env }) =>
+      os === 'windows'
+        ? join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'devin', 'config.json')
+        : join(home, '.config', 'devin', 'config.json'),
+    configEnv: ['APPDATA'],
     id: 'devin',
     source: 'devin',
     scriptStem: 'devin',
@@ -191,6 +220,10 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   },
   grok: {
     ...base,
+    configPath: ({ join, home, env }) => join(env.GROK_HOME || join(home, '.grok'), 'hooks', 'orca-status.json'),
+    configEnv: ['GROK_HOME'],
+    emptyConfigOptsOut: true,
+    requiresPaneKey: true,
     id: 'grok',
     source: 'grok',
     scriptStem: 'grok',
@@ -218,6 +251,9 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   },
   copilot: {
     ...base,
+    configPath: ({ join, home, env }) => join(env.COPILOT_HOME || join(home, '.copilot'), 'hooks', 'orca.json'),
+    configEnv: ['COPILOT_HOME'],
+    hooksDisabled: (config) => config.disableAllHooks === true,
     id: 'copilot',
     source: 'copilot',
     scriptStem: 'copilot',
@@ -244,6 +280,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
   },
   'command-code': {
     ...base,
+    configPath: ({ join, home }) => join(home, '.commandcode', 'settings.json'),
     id: 'command-code',
     source: 'command-code',
     scriptStem: 'command-code',

@@ -1,6 +1,6 @@
 import type { AgentDescriptor } from '../agents/descriptor.ts';
 import { getAgent } from '../agents/registry.ts';
-import { CLAUDE_WINDOWS_HOOK_TIMEOUT_S, CODEX_TRUST_MIN_VERSION, CONFIG_FILE_MODE } from '../constants.ts';
+import { CODEX_TRUST_MIN_VERSION, CONFIG_FILE_MODE } from '../constants.ts';
 import { launcherCommand } from '../launchers/for-agent.ts';
 import { claudeGate, parseVersion, versionAtLeast } from './claude-gate.ts';
 import { codexEventLabel, codexHookHash } from './codex-hook-hash.ts';
@@ -59,7 +59,7 @@ function action(before: string | null | undefined, after: string): InstallFile['
 }
 
 function timeoutFor(d: AgentDescriptor, os: 'posix' | 'windows'): number {
-  return d.id === 'claude' && os === 'windows' ? CLAUDE_WINDOWS_HOOK_TIMEOUT_S : d.configTimeout;
+  return os === 'windows' ? (d.windowsConfigTimeout ?? d.configTimeout) : d.configTimeout;
 }
 
 /** The config entries of one event (group or flat handler per the agent's shape). */
@@ -72,8 +72,8 @@ function entriesFor(d: AgentDescriptor, input: InstallInput, event: string): unk
     event,
     ...(input.gitBash !== undefined ? { gitBash: input.gitBash } : {}),
     ...(input.systemRoot !== undefined ? { systemRoot: input.systemRoot } : {}),
-    // Why: Antigravity's Windows wrappers set their own event env.
-    ...(input.os === 'windows' && d.id === 'antigravity' ? { env: {} } : {}),
+    // Why: per-event Windows wrappers (Antigravity's) set the event env themselves.
+    ...(input.os === 'windows' && d.windowsEventWrappers !== undefined ? { env: {} } : {}),
   });
   const timeout = timeoutFor(d, input.os);
   const matcher = d.toolMatcher !== undefined && d.toolEvents.includes(event) ? { matcher: d.toolMatcher } : {};
@@ -99,7 +99,7 @@ function codexHasTrust(version: string | undefined): boolean {
 }
 
 function eventsToInstall(d: AgentDescriptor, version: string | undefined): { events: string[]; only?: Set<string> } {
-  if (d.id !== 'claude') return { events: [...d.events] };
+  if (d.eventGate !== 'claudeCodeVersion') return { events: [...d.events] };
   const gate = claudeGate(d.events, version);
   return gate.retire ? { events: gate.events } : { events: gate.events, only: new Set(gate.events) };
 }
@@ -198,25 +198,17 @@ function editConfig(
   return { content: formatJson(next), root: next };
 }
 
-function disabledFlag(d: AgentDescriptor, root: JsonObject): boolean {
-  const hc = root.hooksConfig;
-  if (d.id === 'gemini' && isJsonObject(hc) && hc.enabled === false) return true;
-  if (d.id === 'droid' && root.hooksDisabled === true) return true;
-  if (d.id === 'copilot' && root.disableAllHooks === true) return true;
-  return false;
-}
-
 function stateOf(d: AgentDescriptor, root: JsonObject, expectedEvents: readonly string[]): AgentInstallState {
   const container = d.configShape === 'antigravity' ? root['orca-status'] : root.hooks;
   const found = isJsonObject(container) ? managedEvents(container) : new Set<string>();
   const have = expectedEvents.filter((e) => found.has(e)).length;
   if (have === 0) return 'not_installed';
-  if (have < expectedEvents.length || disabledFlag(d, root)) return 'partial';
+  if (have < expectedEvents.length || d.hooksDisabled?.(root) === true) return 'partial';
   return 'installed';
 }
 
-function isGrokOptOut(d: AgentDescriptor, text: string | null | undefined): boolean {
-  return d.id === 'grok' && typeof text === 'string' && text.trim() === '';
+function isOptOut(d: AgentDescriptor, text: string | null | undefined): boolean {
+  return d.emptyConfigOptsOut === true && typeof text === 'string' && text.trim() === '';
 }
 
 /**
@@ -233,13 +225,13 @@ export function installAgent(input: InstallInput): InstallResult {
   const d = getAgent(input.agent);
   const path = configPath(d, input.os, input.home, input.env);
   const before = input.configs[path] ?? null;
-  if (isGrokOptOut(d, before)) {
+  if (isOptOut(d, before)) {
     return {
       state: 'opted_out',
       files: [],
       remove: [],
       expected: { [path]: before },
-      warnings: [`${path} is empty: Grok hooks opted out`],
+      warnings: [`${path} is empty: ${d.id} hooks opted out`],
     };
   }
   const { events, only } = eventsToInstall(d, input.agentVersion);
@@ -262,7 +254,7 @@ export function installAgent(input: InstallInput): InstallResult {
     expected: { [path]: before },
     warnings,
   };
-  if (d.id === 'codex' && codexHasTrust(input.agentVersion)) {
+  if (d.hookTrust === 'codexConfigToml' && codexHasTrust(input.agentVersion)) {
     const previous = before === null ? null : objectMember(parseConfig(before, path, false), 'hooks', path);
     const trust = codexTrustEdit(input, path, previous, objectMember(edit.root, 'hooks', path));
     result.codexTrustKeys = trust.keys;
@@ -274,8 +266,8 @@ export function installAgent(input: InstallInput): InstallResult {
       action: action(trust.toml, trust.next),
     });
   }
-  if (d.id === 'claude' && parseVersion(input.agentVersion) === null) {
-    warnings.push('claude: version unknown; installed only the events Claude Code 1.0.64 knows');
+  if (d.eventGate === 'claudeCodeVersion' && parseVersion(input.agentVersion) === null) {
+    warnings.push(`${d.id}: version unknown; installed only the events Claude Code 1.0.64 knows`);
   }
   return result;
 }
@@ -286,9 +278,9 @@ export function uninstallAgent(input: InstallInput): InstallResult {
   const path = configPath(d, input.os, input.home, input.env);
   const before = input.configs[path] ?? null;
   const remove = scriptFiles(d, input.os, input.home).map((f) => f.path);
-  if (before === null || isGrokOptOut(d, before)) {
+  if (before === null || isOptOut(d, before)) {
     return {
-      state: isGrokOptOut(d, before) ? 'opted_out' : 'not_installed',
+      state: isOptOut(d, before) ? 'opted_out' : 'not_installed',
       files: [],
       remove,
       expected: { [path]: before },
@@ -300,7 +292,7 @@ export function uninstallAgent(input: InstallInput): InstallResult {
     { path, content: edit.content, mode: CONFIG_FILE_MODE, action: action(before, edit.content) },
   ];
   const expected: Record<string, string | null> = { [path]: before };
-  if (d.id === 'codex') {
+  if (d.hookTrust === 'codexConfigToml') {
     const previous = objectMember(parseConfig(before, path, false), 'hooks', path);
     const trust = codexTrustEdit(input, path, previous, objectMember(edit.root, 'hooks', path));
     if (trust.toml !== null && trust.next !== trust.toml) {
@@ -314,13 +306,13 @@ export function uninstallAgent(input: InstallInput): InstallResult {
 /**
  * Install state of one agent from its current config text: `installed`, `partial` (some events,
  * or hooks disabled by the agent's own switch), `not_installed`, `error` (unparseable or wrong
- * shape) or `opted_out` (Grok's empty file).
+ * shape) or `opted_out` (an empty file where the agent reads that as opting out: Grok).
  */
 export function agentStatus(input: InstallInput): AgentInstallState {
   const d = getAgent(input.agent);
   const path = configPath(d, input.os, input.home, input.env);
   const text = input.configs[path] ?? null;
-  if (isGrokOptOut(d, text)) return 'opted_out';
+  if (isOptOut(d, text)) return 'opted_out';
   if (text === null) return 'not_installed';
   try {
     const root = parseConfig(text, path, d.configShape === 'devin');
@@ -333,7 +325,7 @@ export function agentStatus(input: InstallInput): AgentInstallState {
 /** Every path an install of `agent` reads or writes (configs and scripts). */
 export function installPaths(input: Omit<InstallInput, 'configs'>): { configs: string[]; scripts: string[] } {
   const d = getAgent(input.agent);
-  const trust = d.id === 'codex' ? [codexConfigTomlPath(input.os, input.home, input.env)] : [];
+  const trust = d.hookTrust === 'codexConfigToml' ? [codexConfigTomlPath(input.os, input.home, input.env)] : [];
   return {
     configs: [configPath(d, input.os, input.home, input.env), ...trust],
     scripts: scriptFiles(d, input.os, input.home).map((f) => f.path),

@@ -1,28 +1,16 @@
 import { posix, win32 } from 'node:path';
-import type { AgentDescriptor } from '../agents/descriptor.ts';
+import type { AgentDescriptor, AgentEnvOverrides } from '../agents/descriptor.ts';
+import { AGENT_LIST } from '../agents/registry.ts';
 import { AGENT_HOOKS_DIR } from '../constants.ts';
 
-/** Agent home overrides honoured by the installers (only when the caller passes them). */
-export interface AgentEnvOverrides {
-  CLAUDE_CONFIG_DIR?: string;
-  CODEX_HOME?: string;
-  GROK_HOME?: string;
-  COPILOT_HOME?: string;
-  APPDATA?: string;
-}
+export type { AgentEnvOverrides };
 
-/** The variables {@link AgentEnvOverrides} names, in one place. */
-export const AGENT_ENV_OVERRIDE_KEYS = [
-  'CLAUDE_CONFIG_DIR',
-  'CODEX_HOME',
-  'GROK_HOME',
-  'COPILOT_HOME',
-  'APPDATA',
-] as const;
+/** Every variable a descriptor's `configEnv` names, in registry order, once. */
+export const AGENT_ENV_OVERRIDE_KEYS: readonly string[] = [...new Set(AGENT_LIST.flatMap((d) => d.configEnv))];
 
 /** The agent home overrides set (non-empty) in `env`, e.g. `process.env`. */
 export function agentEnvOverrides(env: Readonly<Record<string, string | undefined>>): AgentEnvOverrides {
-  const out: AgentEnvOverrides = {};
+  const out: Record<string, string> = {};
   for (const key of AGENT_ENV_OVERRIDE_KEYS) {
     const value = env[key];
     if (value) out[key] = value;
@@ -40,40 +28,19 @@ export function hooksDir(os: 'posix' | 'windows', home: string): string {
   return joinFor(os, home, ...AGENT_HOOKS_DIR.split('/'));
 }
 
-/** The config file an agent's hooks live in (spec §2). */
+/** The config file an agent's hooks live in (spec §2): the descriptor's `configPath`. */
 export function configPath(
   d: AgentDescriptor,
   os: 'posix' | 'windows',
   home: string,
   env: AgentEnvOverrides = {},
 ): string {
-  const j = (...p: string[]) => joinFor(os, ...p);
-  switch (d.id) {
-    case 'claude':
-      return j(env.CLAUDE_CONFIG_DIR || j(home, '.claude'), 'settings.json');
-    case 'openclaude':
-      return j(home, '.openclaude', 'settings.json');
-    case 'codex':
-      return j(env.CODEX_HOME || j(home, '.codex'), 'hooks.json');
-    case 'gemini':
-      return j(home, '.gemini', 'settings.json');
-    case 'antigravity':
-      return j(home, '.gemini', 'config', 'hooks.json');
-    case 'cursor':
-      return j(home, '.cursor', 'hooks.json');
-    case 'droid':
-      return j(home, '.factory', 'settings.json');
-    case 'devin':
-      return os === 'windows'
-        ? j(env.APPDATA || j(home, 'AppData', 'Roaming'), 'devin', 'config.json')
-        : j(home, '.config', 'devin', 'config.json');
-    case 'grok':
-      return j(env.GROK_HOME || j(home, '.grok'), 'hooks', 'orca-status.json');
-    case 'copilot':
-      return j(env.COPILOT_HOME || j(home, '.copilot'), 'hooks', 'orca.json');
-    case 'command-code':
-      return j(home, '.commandcode', 'settings.json');
+  const only: Record<string, string> = {};
+  for (const key of d.configEnv) {
+    const value = env[key];
+    if (value) only[key] = value;
   }
+  return d.configPath({ os, home, env: only, join: (...parts) => joinFor(os, ...parts) });
 }
 
 /** Codex's `config.toml` (trust entries) beside its hooks.json. */

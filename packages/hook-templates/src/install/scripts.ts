@@ -1,8 +1,8 @@
 import type { AgentDescriptor } from '../agents/descriptor.ts';
-import { protocolLineFor } from '../agents/registry.ts';
+import { launcherEnvFor, protocolLineFor } from '../agents/registry.ts';
 import { CONFIG_FILE_MODE, POSIX_SCRIPT_MODE } from '../constants.ts';
 import { emitScript } from '../emit/script.ts';
-import { ANTIGRAVITY_WRAPPERS, antigravityWindowsWrapper, claudeWindowsWrapper } from '../launchers/windows.ts';
+import { claudeWindowsWrapper, eventWindowsWrapper } from '../launchers/windows.ts';
 import { planFor } from '../plan/plan-for.ts';
 import { hooksDir, joinFor } from './paths.ts';
 
@@ -38,14 +38,11 @@ export function scriptFiles(d: AgentDescriptor, os: 'posix' | 'windows', home: s
       file(`${d.scriptStem}-hook.cmd`, claudeWindowsWrapper(d.scriptStem)),
     ];
   }
-  if (d.id === 'antigravity') {
+  if (d.windowsEventWrappers !== undefined) {
     return [
       file(`${d.scriptStem}-hook.cmd`, script),
-      ...Object.entries(ANTIGRAVITY_WRAPPERS).map(([event, stem]) =>
-        file(
-          `${stem}.cmd`,
-          antigravityWindowsWrapper(event as keyof typeof ANTIGRAVITY_WRAPPERS, protocolLineFor(d, event)),
-        ),
+      ...Object.entries(d.windowsEventWrappers).map(([event, stem]) =>
+        file(`${stem}.cmd`, eventWindowsWrapper(d.scriptStem, launcherEnvFor(d, event), protocolLineFor(d, event))),
       ),
     ];
   }
@@ -57,9 +54,7 @@ export function launchedScriptPath(d: AgentDescriptor, os: 'posix' | 'windows', 
   const dir = hooksDir(os, home);
   if (os === 'posix') return joinFor(os, dir, `${d.scriptStem}-hook.sh`);
   if (d.windowsDialect === 'pwsh') return joinFor(os, dir, `${d.scriptStem}-hook.ps1`);
-  if (d.id === 'antigravity') {
-    const stem = ANTIGRAVITY_WRAPPERS[event as keyof typeof ANTIGRAVITY_WRAPPERS];
-    if (stem !== undefined) return joinFor(os, dir, `${stem}.cmd`);
-  }
+  const stem = d.windowsEventWrappers?.[event];
+  if (stem !== undefined) return joinFor(os, dir, `${stem}.cmd`);
   return joinFor(os, dir, `${d.scriptStem}-hook.cmd`);
 }

@@ -30,7 +30,7 @@ export interface LauncherResult {
 /** The form an agent uses by default on `platform`. */
 export function defaultLauncherForm(agent: string, platform: 'posix' | 'windows', gitBash = false): LauncherForm {
   const d = getAgent(agent);
-  if (platform === 'posix') return d.id === 'claude' || d.id === 'openclaude' ? 'runtimeHome' : 'posixGuarded';
+  if (platform === 'posix') return d.posixLauncher;
   if (d.windowsLauncher === 'claude') return gitBash ? 'windowsDirect' : 'encodedPowerShell';
   return d.windowsLauncher;
 }

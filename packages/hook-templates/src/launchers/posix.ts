@@ -1,3 +1,4 @@
+import { getAgent } from '../agents/registry.ts';
 import { POSIX_STDIN_READER } from '../emit/posix.ts';
 import { HookTemplatesError } from '../errors.ts';
 import { ENV_NAME_RE, isEchoSafe } from '../internal/sh-quote.ts';
@@ -43,8 +44,8 @@ function guarded(spec: LauncherSpec, checks: readonly string[]): string {
   const q = quoteLauncherPath(spec.script);
   const test = checks.map((c) => `[ ${c} ${q} ]`).join(' && ');
   const body = `if ${test}; then ${envPrefix(spec.env)}/bin/sh ${q}; else ${fallbackPrint(spec.fallbackStdout)}${POSIX_LAUNCHER_DRAIN}; fi`;
-  // Why: Grok may hold stdin open outside Orca; with no pane key the launcher exits unread (C2 exception).
-  return spec.agent === 'grok' ? `[ -z "\${ORCA_PANE_KEY-}" ] || ${body}` : body;
+  // Why: an agent that may hold stdin open outside Orca (Grok) exits unread with no pane key (C2 exception).
+  return getAgent(spec.agent).requiresPaneKey === true ? `[ -z "\${ORCA_PANE_KEY-}" ] || ${body}` : body;
 }
 
 /**

@@ -71,7 +71,19 @@ export function claudeWindowsWrapper(stem = 'claude'): string {
   return wrapper(`${stem}-hook-impl.cmd`, {}, '{}');
 }
 
+/**
+ * A per-event wrapper (`<stem>.cmd`): sets `env` and calls `<scriptStem>-hook.cmd` beside it, else
+ * prints `fallback`, guards, drains. For agents whose config cannot pass env to a handler.
+ */
+export function eventWindowsWrapper(
+  scriptStem: string,
+  env: Readonly<Record<string, string>>,
+  fallback: string | null,
+): string {
+  return wrapper(`${scriptStem}-hook.cmd`, env, fallback);
+}
+
 /** `antigravity-<event>.cmd`: sets `ORCA_ANTIGRAVITY_EVENT` and calls `antigravity-hook.cmd`, else the gate JSON, guards, drain. */
 export function antigravityWindowsWrapper(event: keyof typeof ANTIGRAVITY_WRAPPERS, fallback: string | null): string {
-  return wrapper('antigravity-hook.cmd', { ORCA_ANTIGRAVITY_EVENT: event }, fallback);
+  return eventWindowsWrapper('antigravity', { ORCA_ANTIGRAVITY_EVENT: event }, fallback);
 }

@@ -173,8 +173,8 @@ export async function verifyHome(opts: VerifyOptions, io: VerifyIo): Promise<Ver
         });
         tasks.push(async () => {
           const r = await runWith(t.command, {});
-          if (t.d.id === 'grok') {
-            // Why: Grok's launcher exits unread without a pane key (it may hold stdin open).
+          if (t.d.requiresPaneKey === true) {
+            // Why: this launcher exits unread without a pane key (Grok may hold stdin open).
             record('no-env', r.code !== 0 ? `exit ${r.code}` : r.stdout !== '' || r.stderr !== '' ? 'output' : null);
           } else record('no-env', expectClean(r, stdout));
         });

@@ -2,21 +2,20 @@
  * Which command prints each agent's version, and how to read it. Pure: the probe that runs the
  * command is `detect.ts` (I/O), injected where a caller wants another one.
  */
+import { AGENT_FACTS, MANAGED_AGENTS } from '@orca/shared/agents';
 
-/** The command and arguments that print an agent's version (on PATH, as a user types it). */
-export const AGENT_VERSION_COMMANDS: Readonly<Record<string, readonly [string, ...string[]]>> = {
-  claude: ['claude', '--version'],
-  openclaude: ['openclaude', '--version'],
-  codex: ['codex', '--version'],
-  gemini: ['gemini', '--version'],
-  antigravity: ['agy', '--version'],
-  cursor: ['cursor-agent', '--version'],
-  droid: ['droid', '--version'],
-  devin: ['devin', '--version'],
-  grok: ['grok', '--version'],
-  copilot: ['copilot', '--version'],
-  'command-code': ['command-code', '--version'],
-};
+/**
+ * The command and arguments that print an agent's version (on PATH, as a user types it), for the
+ * managed agents that have one: the shared catalogue's `versionCommand`.
+ */
+export const AGENT_VERSION_COMMANDS: Readonly<Record<string, readonly [string, ...string[]]>> = Object.freeze(
+  Object.fromEntries(
+    MANAGED_AGENTS.flatMap((id) => {
+      const argv = AGENT_FACTS[id].versionCommand;
+      return argv === null ? [] : [[id, argv] as const];
+    }),
+  ),
+);
 
 const VERSION = /(?<![\w.])v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)(?![\w.])/;
 
