@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ANTIGRAVITY_WRAPPERS, HOOK_SOURCES, MANAGED_AGENTS, MANAGED_STEMS } from '../agents.ts';
+import {
+  AGENT_FACT_DEFAULTS,
+  AGENT_FACTS,
+  ANTIGRAVITY_WRAPPERS,
+  HOOK_SOURCES,
+  MANAGED_AGENTS,
+  MANAGED_STEMS,
+} from '../agents.ts';
 
 describe('the agent catalogue', () => {
   it('lists each agent once, in lowercase id form', () => {
@@ -19,5 +26,28 @@ describe('the agent catalogue', () => {
     expect(MANAGED_STEMS).toContain('grok-hook-impl');
     expect(MANAGED_STEMS).toContain(ANTIGRAVITY_WRAPPERS.PreToolUse);
     expect(MANAGED_STEMS).toHaveLength(MANAGED_AGENTS.length * 2 + Object.keys(ANTIGRAVITY_WRAPPERS).length);
+  });
+
+  it('has the facts of every agent it lists, and nothing else', () => {
+    expect(Object.keys(AGENT_FACTS).sort()).toEqual([...new Set([...HOOK_SOURCES, ...MANAGED_AGENTS])].sort());
+    for (const facts of Object.values(AGENT_FACTS))
+      expect(Object.keys(facts).sort()).toEqual(Object.keys(AGENT_FACT_DEFAULTS).sort());
+  });
+
+  it('no command, package or title word names two hook sources', () => {
+    for (const field of ['commands', 'packages', 'titleNames'] as const) {
+      const words = HOOK_SOURCES.flatMap((id) => AGENT_FACTS[id][field]);
+      expect(new Set(words).size, field).toBe(words.length);
+    }
+  });
+
+  it('every managed agent has a version command; words are lower case', () => {
+    for (const id of MANAGED_AGENTS) expect(AGENT_FACTS[id].versionCommand, id).not.toBeNull();
+    for (const facts of Object.values(AGENT_FACTS)) {
+      for (const word of [...facts.commands, ...facts.titleNames]) expect(word).toBe(word.toLowerCase());
+    }
+    expect(AGENT_FACTS.antigravity.versionCommand).toEqual(['agy', '--version']);
+    expect(AGENT_FACTS.claude.oneShotFlags).toEqual(['-p', '--print']);
+    expect(AGENT_FACTS.amp.versionCommand).toBeNull();
   });
 });
