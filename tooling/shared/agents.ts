@@ -27,6 +27,7 @@ export const HOOK_SOURCES = [
   'devin',
   'kimi',
   'crush',
+  'qwen',
 ] as const;
 
 /** One hook source. */
@@ -45,6 +46,7 @@ export const MANAGED_AGENTS = [
   'grok',
   'copilot',
   'command-code',
+  'qwen',
 ] as const;
 
 /** One managed agent. */
@@ -138,6 +140,8 @@ const ENTRIES: Readonly<Record<CatalogueAgentId, AgentFactsEntry>> = {
   devin: named('devin'),
   kimi: named('kimi', { versionCommand: null }),
   crush: named('crush', { versionCommand: null }),
+  // Why: Qwen Code's title is `Qwen - <dir>` whatever it does (0.24.4, agents lab).
+  qwen: named('qwen', { packages: ['@qwen-code/qwen-code'], oneShotFlags: ['-p', '--prompt'], titleNameOnly: true }),
 };
 
 /**

@@ -40,13 +40,33 @@ export function recognise(cmdline: string | null | undefined): AgentId | null {
     if (token === '-m') return BINARIES.get(commandBasename(tokens[i + 1] ?? '')) ?? null;
     if (token.startsWith('-')) continue;
     const normalized = token.replace(/\\/g, '/');
-    for (const [pkg, agent] of PACKAGES) if (normalized.includes(`/${pkg}/`) || normalized === pkg) return agent;
+    const pkg = packageIn(normalized);
+    if (pkg) return pkg;
     const script = BINARIES.get(commandBasename(token).replace(SCRIPT_EXT, ''));
     if (script) return isOneShot(script, tokens.slice(i + 1)) ? null : script;
     // npx/bunx/uvx take the package as their first argument; others the script.
     if (!['npx', 'bunx', 'uvx', 'uv', 'tsx'].includes(base)) return null;
   }
   return null;
+}
+
+/**
+ * The agent whose npm package holds the script: the innermost (last) package named in the path,
+ * so a package nested in another's `node_modules` wins, whatever the catalogue's order.
+ */
+function packageIn(path: string): AgentId | null {
+  const exact = PACKAGES.find(([pkg]) => path === pkg);
+  if (exact) return exact[1];
+  let best: AgentId | null = null;
+  let bestAt = -1;
+  for (const [pkg, agent] of PACKAGES) {
+    const at = path.lastIndexOf(`/${pkg}/`);
+    if (at > bestAt) {
+      best = agent;
+      bestAt = at;
+    }
+  }
+  return best;
 }
 
 function isOneShot(agent: AgentId, args: readonly string[]): boolean {

@@ -103,6 +103,8 @@ export const AGENT_HOOKS: Readonly<Record<AgentId, AgentHooks>> = {
   },
   kimi: CLAUDE_HOOKS,
   crush: CLAUDE_HOOKS,
+  // Why: Qwen Code's hooks are Claude's events and payloads (0.24.4 `packages/core/src/hooks`).
+  qwen: CLAUDE_HOOKS,
 };
 
 function pick<T>(field: (hooks: AgentHooks) => T): Record<AgentId, T> {

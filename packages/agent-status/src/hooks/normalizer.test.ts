@@ -293,6 +293,7 @@ describe('HOOK_SOURCES', () => {
       'devin',
       'kimi',
       'crush',
+      'qwen',
     ]);
     expect(HOOK_SOURCES).toEqual(STATUS_AGENT_IDS);
   });

@@ -291,6 +291,19 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
     recoverEnv: true,
     configShape: 'claude',
   },
+  qwen: {
+    ...base,
+    id: 'qwen',
+    source: 'qwen',
+    scriptStem: 'qwen',
+    // Why: Qwen Code 0.24.4 fires Claude's events with Claude's payloads; timeouts in seconds.
+    events: CLAUDE_EVENTS.filter((e) => e !== 'TeammateIdle'),
+    toolEvents: TOOL_EVENTS,
+    toolMatcher: '*',
+    configShape: 'claude',
+    configPath: ({ join, home }) => join(home, '.qwen', 'settings.json'),
+    hooksDisabled: (config) => config.disableAllHooks === true,
+  },
 };
 
 /** Every descriptor in {@link AGENT_IDS} order. */

@@ -1,4 +1,5 @@
 import { getAgent } from '../agents/registry.ts';
+import { isAgentId } from '../agents/sources.ts';
 import { POSIX_STDIN_READER } from '../emit/posix.ts';
 import { HookTemplatesError } from '../errors.ts';
 import { ENV_NAME_RE, isEchoSafe } from '../internal/sh-quote.ts';
@@ -45,7 +46,9 @@ function guarded(spec: LauncherSpec, checks: readonly string[]): string {
   const test = checks.map((c) => `[ ${c} ${q} ]`).join(' && ');
   const body = `if ${test}; then ${envPrefix(spec.env)}/bin/sh ${q}; else ${fallbackPrint(spec.fallbackStdout)}${POSIX_LAUNCHER_DRAIN}; fi`;
   // Why: an agent that may hold stdin open outside Orca (Grok) exits unread with no pane key (C2 exception).
-  return getAgent(spec.agent).requiresPaneKey === true ? `[ -z "\${ORCA_PANE_KEY-}" ] || ${body}` : body;
+  return isAgentId(spec.agent) && getAgent(spec.agent).requiresPaneKey === true
+    ? `[ -z "\${ORCA_PANE_KEY-}" ] || ${body}`
+    : body;
 }
 
 /**
