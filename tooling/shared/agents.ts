@@ -140,8 +140,7 @@ const ENTRIES: Readonly<Record<CatalogueAgentId, AgentFactsEntry>> = {
   devin: named('devin'),
   kimi: named('kimi', { versionCommand: null }),
   crush: named('crush', { versionCommand: null }),
-  // Why: Qwen Code's title is `Qwen - <dir>` whatever it does (0.24.4, agents lab).
-  qwen: named('qwen', { packages: ['@qwen-code/qwen-code'], oneShotFlags: ['-p', '--prompt'], titleNameOnly: true }),
+  qwen: named('qwen', { packages: ['@qwen-code/qwen-code'], oneShotFlags: ['-p', '--prompt'] }),
 };
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelServer } from '../src/model/loopback-server.ts';
-import { chatToolCall, chatUserTurns, startChatServer } from '../src/model/openai-chat.ts';
+import { chatToolCall, chatUserTurns, deferredToolCall, startChatServer } from '../src/model/openai-chat.ts';
 import { byPrompt } from '../src/model/scenario.ts';
 
 const fn = (name: string, properties: Record<string, unknown>, required: string[] = []) => ({
@@ -50,6 +50,36 @@ describe('Chat Completions stand-in: tool calls in each CLI’s own names', () =
       args: { file_path: '/p/R.md', old_string: 'a', new_string: 'b' },
     });
     expect(chatToolCall({ tool: 'write', path: '/p/x', content: 'y' }, offered(QWEN_TOOLS))).toBeNull();
+  });
+
+  it('loads a tool Qwen Code hides: tool_search for it first, tool_call once the history holds that search', () => {
+    const deferring = offered([
+      ...QWEN_TOOLS,
+      fn('tool_search', { query: {}, max_results: { type: 'integer' } }, ['query']),
+      fn('tool_call', { name: {}, arguments: { type: 'object' } }, ['name', 'arguments']),
+    ]);
+    const call = { tool: 'fetch', url: 'http://127.0.0.1:9/x', prompt: 'Sum' } as const;
+    expect(chatToolCall(call, deferring)).toBeNull();
+    expect(deferredToolCall(call, deferring, { messages: [] })).toEqual({
+      name: 'tool_search',
+      args: { query: 'select:web_fetch', max_results: 1 },
+      again: true,
+    });
+    const searched = {
+      messages: [
+        {
+          role: 'assistant',
+          tool_calls: [{ function: { name: 'tool_search', arguments: '{"query":"select:web_fetch"}' } }],
+        },
+      ],
+    };
+    expect(deferredToolCall(call, deferring, searched)).toEqual({
+      name: 'tool_call',
+      args: { name: 'web_fetch', arguments: { url: 'http://127.0.0.1:9/x', prompt: 'Sum http://127.0.0.1:9/x' } },
+      again: false,
+    });
+    expect(deferredToolCall(call, offered(QWEN_TOOLS), searched)).toBeNull();
+    expect(deferredToolCall({ tool: 'write', path: '/p/x', content: 'y' }, deferring, searched)).toBeNull();
   });
 
   it('leaves the CLIs’ own notes out of the user turns', () => {

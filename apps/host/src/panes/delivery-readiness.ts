@@ -1,4 +1,4 @@
-import { type AgentId, buildMatchWindow, composerAtBottom, composerDraft } from '@orca/agent-status';
+import { type AgentId, buildMatchWindow, composerAtBottom, composerDraft, composerKnown } from '@orca/agent-status';
 import {
   DISPATCH_POLL_MS,
   DISPATCH_QUIET_MAX_MS,
@@ -32,7 +32,7 @@ type Readiness =
  * One look at the pane: may a prompt go in now? The send guard passes (an agent is running and no
  * dialog or menu is up), tui-idle is satisfied, nobody typed in the last
  * `TYPING_QUIET_BEFORE_DELIVERY_MS`, and — when a known agent's real TUI is in front — its composer
- * is at the bottom and holds no draft (a prompt pasted onto a draft goes out as one message with it).
+ * is at the bottom (when the engine knows what it looks like) and holds no draft (a prompt pasted onto a draft goes out as one message with it).
  */
 async function readiness(pane: LivePane, firstCheckAt: number, now: () => number): Promise<Readiness> {
   const verdict = await pane.status.evaluate();
@@ -53,7 +53,8 @@ async function readiness(pane: LivePane, firstCheckAt: number, now: () => number
   if (realTui && agent !== null) {
     const rows = pane.screen.renderedRows();
     if (composerDraft(rows, agent) === 'draft') return { kind: 'pending', reason: 'the composer holds a draft' };
-    if (!composerAtBottom(agent, buildMatchWindow({ screen: rows }).lines)) {
+    // Why: an agent whose composer the engine cannot see would never be ready by this check.
+    if (composerKnown(agent) && !composerAtBottom(agent, buildMatchWindow({ screen: rows }).lines)) {
       return { kind: 'pending', reason: 'the composer is not on screen' };
     }
   }

@@ -12,6 +12,7 @@ import {
   geminiDialect,
   opencodeDialect,
   piDialect,
+  qwenDialect,
 } from './dialects.ts';
 
 /** What one agent's hook events mean to the status engine. */
@@ -104,7 +105,7 @@ export const AGENT_HOOKS: Readonly<Record<AgentId, AgentHooks>> = {
   kimi: CLAUDE_HOOKS,
   crush: CLAUDE_HOOKS,
   // Why: Qwen Code's hooks are Claude's events and payloads (0.24.4 `packages/core/src/hooks`).
-  qwen: CLAUDE_HOOKS,
+  qwen: { dialect: qwenDialect, ignored: [...CLAUDE_IGNORED, 'SessionStart'], promptSubmit: ['UserPromptSubmit'] },
 };
 
 function pick<T>(field: (hooks: AgentHooks) => T): Record<AgentId, T> {

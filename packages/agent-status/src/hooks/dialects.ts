@@ -289,3 +289,11 @@ export const copilotDialect: Dialect = (event, payload) => {
       return null;
   }
 };
+
+/**
+ * Qwen Code's hooks are Claude's, except that 0.24.4 fires SessionStart while its folder-trust
+ * dialog is still up (agents lab): a startup `done` row there would clear that dialog's wait. Its
+ * composer, not the hook, says when it is at rest.
+ */
+export const qwenDialect: Dialect = (event, payload, memory) =>
+  eventKey(event) === 'sessionstart' ? null : claudeDialect(event, payload, memory);

@@ -143,3 +143,31 @@ describe('findBlockedSignal rules', () => {
     );
   });
 });
+
+describe('Qwen Code 0.24.4 (agents lab)', () => {
+  // Why: while it repaints, Qwen Code draws a scrollbar in the last column (`█` thumb, `│` track).
+  const dialog = [
+    '  > run the slow tool                                                                                                  █',
+    '                                                                                                                       █',
+    '  ◆︎ Running the slow tool.                                                                                             █',
+    '  ? Shell node -e "setTimeout(() => {}, 4000)" && touch slow-tool-ran.txt (Run the slow tool) ←                        █',
+    '                                                                                                                       █',
+    '     node -e "setTimeout(() => {}, 4000)" && touch slow-tool-ran.txt                                                   █',
+    '                                                                                                                       █',
+    "   Allow execution of: 'node, touch'?                                                                                  █",
+    '                                                                                                                       █',
+    '   › 1. Yes, allow once                                                                                                █',
+    "     2. Always allow run 'node *' commands, run 'touch *' commands in this project                                     █",
+    "     3. Always allow run 'node *' commands, run 'touch *' commands for this user                                       █",
+    '     4. No, suggest changes (esc)                                                                                      █',
+    '                                                                                                                       █',
+    '',
+    '  ⠏ Waiting for user confirmation...',
+  ];
+  it('its shell approval is an approval prompt, with or without the scrollbar column', () => {
+    const withBar = findBlockedSignal(windowFromScreen(dialog));
+    const without = findBlockedSignal(windowFromScreen(dialog.map((row) => row.replace(/[█│]$/, ' '))));
+    expect(withBar?.reason).toBe('agent-approval-prompt');
+    expect(without?.reason).toBe('agent-approval-prompt');
+  });
+});

@@ -28,7 +28,7 @@ function promptLineAtBottom(
 
 /**
  * The agent's own input prompt is at the bottom of the window (seen on the real TUIs in the agents
- * lab): Claude's `❯` line, Codex's `› …` composer, Gemini's `> Type your message`, opencode's
+ * lab): Claude's `❯` line, Codex's `› …` composer, Gemini's and Qwen Code's `> Type your message`, opencode's
  * `Build · <model>` line under its composer box. Fusion reads it
  * only for the agent in front, when no hook, OSC row or title says anything: a live TUI showing its
  * composer and no dialog is at its prompt.
@@ -37,22 +37,37 @@ function promptLineAtBottom(
  * composerAtBottom('codex', windowFromScreen(['› Ask Codex to do anything', '  gpt-5 default · ~/p']).lines); // true
  */
 export function composerAtBottom(agent: AgentId, lines: readonly WindowLine[]): boolean {
-  switch (agent) {
-    case 'codex':
-      return codexComposerAtBottom(lines, -1) >= 0;
-    case 'claude':
-      return promptLineAtBottom(lines, (t) => t === '❯' || t === '>' || t.startsWith('❯ ') || t.startsWith('> '));
-    case 'gemini':
-      return promptLineAtBottom(lines, (t) => t === '>' || t.startsWith('> '));
-    case 'opencode':
-      // Why: opencode centres its box on the start screen; the line's indent says nothing there.
-      return promptLineAtBottom(
-        lines,
-        (t) => OPENCODE_AGENT_LINE.test(t),
-        OPENCODE_COMPOSER_SEARCH_LINES,
-        Number.POSITIVE_INFINITY,
-      );
-    default:
-      return false;
-  }
+  return COMPOSERS[agent]?.(lines) ?? false;
 }
+
+/**
+ * Does the engine know what `agent`'s composer looks like? A caller waiting for the composer must
+ * not wait on an agent whose composer it could never see.
+ *
+ * @example
+ * composerKnown('gemini'); // true
+ * composerKnown('droid'); // false
+ */
+export function composerKnown(agent: AgentId): boolean {
+  return Object.hasOwn(COMPOSERS, agent);
+}
+
+const geminiPrompt = (lines: readonly WindowLine[]) =>
+  promptLineAtBottom(lines, (t) => t === '>' || t.startsWith('> '));
+
+const COMPOSERS: Readonly<Partial<Record<AgentId, (lines: readonly WindowLine[]) => boolean>>> = {
+  codex: (lines) => codexComposerAtBottom(lines, -1) >= 0,
+  claude: (lines) =>
+    promptLineAtBottom(lines, (t) => t === '❯' || t === '>' || t.startsWith('❯ ') || t.startsWith('> ')),
+  gemini: geminiPrompt,
+  // Why: Qwen Code (a Gemini CLI fork) draws Gemini's `>   Type your message` line (0.24.4, agents lab).
+  qwen: geminiPrompt,
+  // Why: opencode centres its box on the start screen; the line's indent says nothing there.
+  opencode: (lines) =>
+    promptLineAtBottom(
+      lines,
+      (t) => OPENCODE_AGENT_LINE.test(t),
+      OPENCODE_COMPOSER_SEARCH_LINES,
+      Number.POSITIVE_INFINITY,
+    ),
+};

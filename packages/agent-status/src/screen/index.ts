@@ -1,6 +1,6 @@
 export { endsInKeyName, type MenuSpan, matchClaudePermissionMenu, matchCursorApproval } from './approval-menus.ts';
 export { type BlockedSignal, findBlockedSignal } from './blocked-signal.ts';
-export { composerAtBottom } from './composers.ts';
+export { composerAtBottom, composerKnown } from './composers.ts';
 export { codexCancelBelow, codexComposerAtBottom, findReadyPromptBelow, type ReadyPromptKind } from './dismissal.ts';
 export {
   buildMatchWindow,

@@ -120,3 +120,14 @@ describe('frozen screens are read once', () => {
     expect(a).toEqual(findBlockedSignal(windowFromScreen([...rows])));
   });
 });
+
+describe('right-edge decoration', () => {
+  it('drops a scrollbar thumb or drawn cursor after a gap, keeps a block glyph inside the text', () => {
+    expect(normalizeLine('   › 1. Yes, allow once                                █', 3)?.text).toBe(
+      '› 1. yes, allow once',
+    );
+    expect(normalizeLine('> fix the tests █', 0)?.text).toBe('> fix the tests');
+    expect(normalizeLine('  progress ███░░ 60%', 0)?.text).toBe('progress ███░░ 60%');
+    expect(normalizeLine('                █', 0)).toBeNull();
+  });
+});

@@ -33,6 +33,11 @@ function isBox(c: number): boolean {
   return c >= 0x2500 && c <= 0x257f;
 }
 
+/** Block elements (U+2580–U+259F): `█`, `▐`, `░`, … */
+function isBlock(c: number): boolean {
+  return c >= 0x2580 && c <= 0x259f;
+}
+
 function isSpace(c: number): boolean {
   return (
     c === 0x20 || c === 0x09 || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x0b || c === 0x0c
@@ -76,7 +81,10 @@ function normalizeText(raw: string): NormalizedText {
   let stop = line.length;
   while (stop > start) {
     const c = line.charCodeAt(stop - 1);
-    if (!isBox(c) && !isSpace(c)) break;
+    // Why: a block glyph at the right edge after a gap is a scrollbar thumb (Qwen Code 0.24.4 draws
+    // `█` in the last column while it repaints) or a drawn cursor, never part of the text.
+    const edgeBlock = isBlock(c) && stop >= 2 && isSpace(line.charCodeAt(stop - 2));
+    if (!isBox(c) && !isSpace(c) && !edgeBlock) break;
     stop--;
   }
   if (stop <= start) return null;

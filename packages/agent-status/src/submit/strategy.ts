@@ -24,6 +24,8 @@ export const DEFAULT_SUBMIT_STRATEGY: SubmitStrategy = Object.freeze({
   pasteQuietMs: 150,
 });
 
+const GEMINI_FAMILY: SubmitStrategy = Object.freeze({ ...DEFAULT_SUBMIT_STRATEGY, pasteQuietMs: 200 });
+
 /**
  * Per-agent strategies, from the real CLIs (agents lab): Gemini CLI 0.61.0 turns an Enter within
  * 30 ms of the previous key into a newline (`FAST_RETURN_TIMEOUT`); Codex 0.171.0 keeps an Enter
@@ -32,7 +34,9 @@ export const DEFAULT_SUBMIT_STRATEGY: SubmitStrategy = Object.freeze({
 export const SUBMIT_STRATEGIES: Readonly<Partial<Record<AgentId, SubmitStrategy>>> = Object.freeze({
   claude: DEFAULT_SUBMIT_STRATEGY,
   codex: DEFAULT_SUBMIT_STRATEGY,
-  gemini: Object.freeze({ ...DEFAULT_SUBMIT_STRATEGY, pasteQuietMs: 200 }),
+  gemini: GEMINI_FAMILY,
+  // Why: Qwen Code forks Gemini CLI's input handling (its composer and keys are Gemini's).
+  qwen: GEMINI_FAMILY,
 });
 
 /**

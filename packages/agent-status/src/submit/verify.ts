@@ -34,6 +34,7 @@ const COMPOSER_GLYPH: Readonly<Partial<Record<AgentId, RegExp>>> = {
   claude: /^[❯>](?:\s|$)/,
   codex: /^›(?:\s|$)/,
   gemini: /^>(?:\s|$)/,
+  qwen: /^>(?:\s|$)/,
 };
 /** Bottom non-blank rows read as the composer when the agent's glyph is not found (or the agent unknown). */
 const COMPOSER_FALLBACK_ROWS = 6;
@@ -105,12 +106,13 @@ export function draftInComposer(screen: readonly string[], prompt: string, agent
 
 /**
  * What an agent's empty composer shows after its glyph (real screens, agents lab): Claude Code
- * nothing; Codex 0.171.0 a dim hint; Gemini CLI 0.61.0 a hint.
+ * nothing; Codex 0.171.0 a dim hint; Gemini CLI 0.61.0 and Qwen Code 0.24.4 a hint.
  */
 export const COMPOSER_PLACEHOLDERS: Readonly<Partial<Record<AgentId, readonly string[]>>> = Object.freeze({
   claude: [],
   codex: ['Ask Codex to do anything', 'Ask a follow-up question'],
   gemini: ['Type your message or @path/to/file'],
+  qwen: ['Type your message or @path/to/file'],
 });
 
 /**

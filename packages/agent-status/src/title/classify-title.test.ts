@@ -43,6 +43,13 @@ describe('classifyTitle rules, each against its neighbours', () => {
     // 6. Claude ✳, legacy π
     ['✳ Claude Code', { status: 'idle', agent: 'claude', kind: 'explicit' }],
     ['✳', { status: 'idle', agent: 'claude', kind: 'explicit' }],
+    // Qwen Code 0.24.4 (agents lab): its glyphs carry a text-presentation selector.
+    ['Qwen - project', { status: 'idle', agent: 'qwen', kind: 'explicit' }],
+    ['◐\uFE0E Qwen - project', { status: 'working', agent: 'qwen', kind: 'explicit' }],
+    ['✳\uFE0E Qwen - project', { status: 'permission', agent: 'qwen', kind: 'explicit' }],
+    ['✳\uFE0E Claude Code', { status: 'idle', agent: 'claude', kind: 'explicit' }],
+    ['✳ Fix the qwen hook', { status: 'idle', agent: 'claude', kind: 'explicit' }],
+    ['notes on qwen', { status: 'idle', agent: 'qwen', kind: 'name-only' }],
     ['π project', { status: 'idle', agent: 'pi', kind: 'explicit' }],
     // 7. spinners
     ['⠐ Running tests', { status: 'working', agent: null, kind: 'explicit' }],

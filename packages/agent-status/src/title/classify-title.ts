@@ -31,6 +31,8 @@ const IDLE_WORDS = new RegExp(`${LEFT}(?:ready|idle|done)${RIGHT}`, 'i');
 const WORKING_WORDS = new RegExp(`${LEFT}(?:working|thinking|running)${RIGHT}`, 'i');
 const escapeRegExp = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NAME_TOKEN = new RegExp(`${LEFT}(${Object.keys(TITLE_AGENT_TOKENS).map(escapeRegExp).join('|')})${RIGHT}`, 'gi');
+/** Qwen Code 0.24.4's own title (agents lab): `Qwen - <dir>`, with `◐︎` while it works, `✳︎` at a confirmation. */
+const QWEN_NATIVE = /^(?:([\u25d0-\u25d3\u2733])\s+)?Qwen - /;
 const OPENCODE_NATIVE = /^(?:[^|]*\|\s*)?(?:([\u25a3\u25d0-\u25d3\u2800-\u28ff])\s*)?OC \| /;
 const PI_MARKER = /^(π|Pi|OMP) ([:!>])(?:\s|$)/;
 const PI_SYNTHETIC = /^(?:([\u2800-\u28ff])\s+)?(pi|omp)(?:\s+-\s+(action required|ready|idle|done))?\s*$/i;
@@ -71,7 +73,8 @@ export function titleAgent(text: string): { found: boolean; agent: AgentId | nul
 }
 
 function classifyUncached(raw: string): TitleClass {
-  const text = raw.trim();
+  // Why: a glyph may carry a text-presentation selector (Qwen Code 0.24.4 sets `✳︎ Qwen - <dir>`).
+  const text = raw.replace(/[\uFE0E\uFE0F]/g, '').trim();
   if (text === '') return NONE;
   const lower = text.toLowerCase();
   const named = titleAgent(text);
@@ -90,6 +93,14 @@ function classifyUncached(raw: string): TitleClass {
     const glyph = oc[1];
     const spinning = glyph !== undefined && (BRAILLE.test(glyph) || QUARTER.test(glyph));
     return { status: spinning ? 'working' : 'idle', agent: 'opencode', kind: 'opencode-native' };
+  }
+
+  // 2b. Qwen Code native: `Qwen - <dir>` at rest, `◐ …` working, `✳ …` asking to confirm a tool
+  const qwen = QWEN_NATIVE.exec(text);
+  if (qwen) {
+    const glyph = qwen[1];
+    const status: AgentStatus = glyph === undefined ? 'idle' : glyph === '✳' ? 'permission' : 'working';
+    return { status, agent: 'qwen', kind: 'explicit' };
   }
 
   // 3. Pi / OMP marker

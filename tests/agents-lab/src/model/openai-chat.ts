@@ -24,6 +24,15 @@ const TOOL_NAMES: Readonly<Record<ToolCall['tool'], readonly string[]>> = {
   fetch: ['webfetch', 'web_fetch', 'fetch', 'FetchUrl'],
 };
 
+/**
+ * Tools a CLI hides until the model asks for them (Qwen Code 0.24.4: `tool_search` with
+ * `select:<name>`, then `tool_call` with the name and arguments), with the arguments they take.
+ */
+function deferredTool(call: ToolCall): { name: string; args: Record<string, unknown> } | null {
+  if (call.tool !== 'fetch') return null;
+  return { name: 'web_fetch', args: { url: call.url, prompt: `${call.prompt ?? 'Summarise'} ${call.url}` } };
+}
+
 /** Argument names each CLI uses for one meaning. */
 const ARG_NAMES = {
   command: ['command', 'cmd'],
@@ -153,12 +162,49 @@ function usage(): Record<string, unknown> {
   return { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 };
 }
 
+/** Tool names the request's history already asked `tool_search` to select. */
+function searchedTools(body: unknown): Set<string> {
+  const names = new Set<string>();
+  const messages = record(body)?.messages;
+  if (!Array.isArray(messages)) return names;
+  for (const m of messages) {
+    const calls = record(m)?.tool_calls;
+    if (!Array.isArray(calls)) continue;
+    for (const c of calls) {
+      const fn = record(record(c)?.function);
+      if (fn?.name !== 'tool_search' || typeof fn.arguments !== 'string') continue;
+      const select = /select:([\w,-]+)/.exec(fn.arguments);
+      for (const name of select?.[1]?.split(',') ?? []) names.add(name);
+    }
+  }
+  return names;
+}
+
+/**
+ * The call for a tool the request does not offer but can load: `tool_search` first (then the same
+ * reply answers the next request: `again`), `tool_call` once the history holds that search.
+ */
+export function deferredToolCall(
+  call: ToolCall,
+  offered: readonly OfferedTool[],
+  body: unknown,
+): { name: string; args: Record<string, unknown>; again: boolean } | null {
+  const deferred = deferredTool(call);
+  const names = new Set(offered.map((t) => t.name));
+  if (!deferred || !names.has('tool_search') || !names.has('tool_call')) return null;
+  if (!searchedTools(body).has(deferred.name)) {
+    return { name: 'tool_search', args: { query: `select:${deferred.name}`, max_results: 1 }, again: true };
+  }
+  return { name: 'tool_call', args: { name: deferred.name, arguments: deferred.args }, again: false };
+}
+
 async function streamReply(
   res: ServerResponse,
   reply: Reply,
   offered: readonly OfferedTool[],
   model: string,
-): Promise<void> {
+  body: unknown = {},
+): Promise<'again' | undefined> {
   const sse: SseStream = openSse(res);
   const id = `chatcmpl-${randomUUID().replace(/-/g, '')}`;
   const created = Math.floor(Date.now() / 1000);
@@ -179,11 +225,15 @@ async function streamReply(
     reply.kind === 'slow-text' ? (reply.seconds * 1000) / Math.max(1, pieces.length) : STREAM_DELTA_PAUSE_MS;
   for (const piece of pieces) {
     chunk({ content: piece });
-    if (!(await sse.pause(pause))) return;
+    if (!(await sse.pause(pause))) return undefined;
   }
   let finish = 'stop';
+  let again: 'again' | undefined;
   if (reply.kind === 'tool') {
-    const call = chatToolCall(reply.call, offered);
+    const direct = chatToolCall(reply.call, offered);
+    const deferred = direct ? null : deferredToolCall(reply.call, offered, body);
+    const call = direct ?? deferred;
+    if (deferred?.again) again = 'again';
     if (call) {
       chunk({
         tool_calls: [
@@ -202,6 +252,7 @@ async function streamReply(
   sse.send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: usage() });
   res.write('data: [DONE]\n\n');
   sse.end();
+  return again;
 }
 
 /** The OpenAI Chat Completions API, as much as the CLIs of the lab use for a turn. */
@@ -221,8 +272,9 @@ export const chatAdapter: VendorAdapter = {
       return undefined;
     }
     const model = String(record(request.body)?.model ?? 'lab-model');
-    if (record(request.body)?.stream === true) await streamReply(res, reply, offeredTools(request.body), model);
-    else {
+    if (record(request.body)?.stream === true) {
+      return await streamReply(res, reply, offeredTools(request.body), model, request.body);
+    } else {
       const text = reply.kind === 'tool' ? (reply.text ?? '') : reply.text;
       sendJson(res, 200, {
         id: `chatcmpl-${randomUUID().replace(/-/g, '')}`,

@@ -1,6 +1,7 @@
 import type { AgentScreens } from './tour.ts';
 
-const COMPOSER = /Type your message/;
+// Why: after a cancelled turn Qwen Code puts the prompt back into the composer (`> <prompt>`).
+const COMPOSER = /Type your message|^> \S/m;
 const BUSY_DIALOG = /Allow execution|Apply this change|Do you want to proceed/i;
 const BUSY = /esc to cancel|Allow execution|Apply this change|Do you want to proceed/i;
 
@@ -18,6 +19,12 @@ export const qwenScreens: AgentScreens = {
     fetch: /Do you want to proceed\?|Allow execution of/i,
   },
   approveKeys: '\r',
+  // Why: a cancelled turn's prompt comes back into the composer; Ctrl+U empties it.
+  clearDraftKeys: '\x15',
+  // Why: 0.24.4 refuses to edit a file it has not read in the session.
+  readBeforeEdit: true,
+  // Why: 0.24.4 refuses `sleep N && …` ("Run blocking commands in the background").
+  slowToolWait: `node -e "setTimeout(() => {}, 4000)"`,
   cancelled: /Request cancelled|cancelled/i,
   apiError: /lab: scripted API error/,
   errorStatus: 400,

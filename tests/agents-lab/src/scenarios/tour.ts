@@ -55,6 +55,10 @@ export interface AgentScreens {
   readonly errorStatus?: 400 | 429 | 500 | 503 | 529;
   /** The agent refuses to edit a file it has not read (Claude Code 2.1.197). */
   readonly readBeforeEdit?: boolean;
+  /** Keys that empty the composer, for an agent that puts a cancelled prompt back into it. */
+  readonly clearDraftKeys?: string;
+  /** The slow tool's 4-second wait, where the agent refuses `sleep 4 && …` (default `sleep 4`). */
+  readonly slowToolWait?: string;
 }
 
 /** The prompts of the tour (each one key of the reply table). */
@@ -97,7 +101,11 @@ export function tourReplies(screens: AgentScreens, project: string): ReplyPicker
       {
         kind: 'tool',
         text: 'Running the slow tool.',
-        call: { tool: 'shell', command: `sleep 4 && touch ${TOUR_FILES.slowTool}`, description: 'Run the slow tool' },
+        call: {
+          tool: 'shell',
+          command: `${screens.slowToolWait ?? 'sleep 4'} && touch ${TOUR_FILES.slowTool}`,
+          description: 'Run the slow tool',
+        },
       },
       { kind: 'text', text: 'The slow tool finished.' },
     ],
@@ -346,7 +354,14 @@ export function tourMoments(profile: AgentProfile, screens: AgentScreens): Momen
     },
     {
       name: 'api-error',
-      enter: (run) => dispatch(run, TOUR_PROMPTS.error),
+      enter: async (run) => {
+        // Why: as a user would, empty a composer the cancelled turn put its prompt back into.
+        if (screens.clearDraftKeys !== undefined) {
+          run.press(screens.clearDraftKeys);
+          await new Promise((r) => setTimeout(r, 400));
+        }
+        await dispatch(run, TOUR_PROMPTS.error);
+      },
       marker: (run) => screens.apiError.test(run.screenText()) && screens.idle(screenState(run)),
       markerTimeoutMs: 60_000,
       expect: IDLE,
