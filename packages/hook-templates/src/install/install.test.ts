@@ -129,6 +129,21 @@ describe('installAgent fixtures', () => {
   }
 });
 
+describe('install, then uninstall, on a config holding third-party hooks', () => {
+  // Why: these shapes own a key of their own (Codex's file is exactly {hooks}; Cursor and Copilot
+  // need `version`), so their round trip is checked key by key in the fixtures above instead.
+  const OWN_KEYS = new Set(['codex', 'cursor', 'copilot']);
+  for (const agent of AGENT_IDS.filter((a) => !OWN_KEYS.has(AGENTS[a].configShape))) {
+    it(`${agent}: gives the file back byte-identical`, () => {
+      const input = withUser(agent, { [AGENTS[agent].events[0] ?? 'Stop']: [1, 2], Custom: [3] });
+      const installed = configOf(agent, installAgent(base(agent, input, { agentVersion: '2.1.300' })))?.content ?? '';
+      expect(installed).toContain('agent-hooks');
+      const removed = uninstallAgent(base(agent, installed)).files[0]?.content;
+      expect(removed).toBe(input);
+    });
+  }
+});
+
 describe('installer properties', () => {
   const eventsArb = (agent: AgentId) =>
     fc.dictionary(fc.constantFrom(...AGENTS[agent].events, 'UserCustom'), fc.array(fc.nat(50), { maxLength: 3 }), {
