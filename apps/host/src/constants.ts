@@ -146,6 +146,8 @@ export const KEEPER_RELINK_RETRY_MS = 250;
 export const KEEPER_RELINK_QUEUE_MAX_CHARS = 1024 * 1024;
 /** How long `orca stop --all` gives a keeper its host asked to stop before asking it itself (ms). */
 export const KEEPER_STOP_GRACE_MS = 5_000;
+/** How long a starting host waits for its taken-over panes' screens to be rebuilt from the keeper's replay (ms). */
+export const KEPT_SCREEN_REBUILD_MAX_MS = 5_000;
 /** How long a host waits for a PTY keeper it started to answer (ms). */
 export const KEEPER_START_TIMEOUT_MS = 15_000;
 

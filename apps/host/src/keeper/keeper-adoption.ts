@@ -1,5 +1,6 @@
 import { KeeperCallError, type KeptPaneInfo } from '@orca/keeper';
-import { PANE_STATUS_ROWS_KEPT } from '../constants.ts';
+import { KEPT_SCREEN_REBUILD_MAX_MS, PANE_STATUS_ROWS_KEPT } from '../constants.ts';
+import type { LivePane } from '../panes/live-pane.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 import type { HostLogger } from '../runtime/logger.ts';
 import type { PaneRecord, Store } from '../store/store.ts';
@@ -69,7 +70,7 @@ export async function adoptKeptPanes(
   settlement: KeeperSettlement,
   o: { link: KeeperLink; panes: PaneRegistry; store: Store; log: HostLogger },
 ): Promise<number> {
-  let adopted = 0;
+  const adopted: LivePane[] = [];
   for (const { record, info } of settlement.adopt) {
     try {
       const taken = await o.link.adopt(info);
@@ -84,7 +85,7 @@ export async function adoptKeptPanes(
           receivedAt: row.receivedAt,
         });
       }
-      adopted += 1;
+      adopted.push(pane);
     } catch (error) {
       // Why: a link that kept failing says nothing about the agent: it is left running for the
       // next start to take over, not killed.
@@ -97,5 +98,23 @@ export async function adoptKeptPanes(
       o.store.markPaneExited(record.handle, { at: Date.now(), code: null, signal: null, cause: 'keeper-gone' });
     }
   }
-  return adopted;
+  await screensRebuilt(adopted, KEPT_SCREEN_REBUILD_MAX_MS);
+  return adopted.length;
+}
+
+/**
+ * Resolves once every pane's screen parsed its replay, or after `maxMs`.
+ * Why: the host's first answer (`orca status`, the board) shows a taken-over pane's screen as it
+ * was, not a blank one while the screen worker is still parsing the replay on a loaded machine.
+ */
+async function screensRebuilt(panes: readonly LivePane[], maxMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, maxMs);
+  });
+  try {
+    await Promise.race([Promise.all(panes.map((p) => p.screen.settled().catch(() => undefined))), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
