@@ -40,9 +40,12 @@ export function platformKey(): string {
  * lab links those directly instead of relying on the wrappers' postinstall (which pnpm does not run
  * here). Codex, Gemini and Qwen Code run through their Node launchers, as `npm i -g` users do.
  */
-export function resolveAgentBinary(build: keyof typeof LAB_AGENTS): AgentBinary {
+export function resolveAgentBinary(build: keyof typeof LAB_AGENTS, packagesDir?: string): AgentBinary {
   const spec = LAB_AGENTS[build];
-  const dir = packageDir(spec.pkg);
+  // Why: `drift` installs a release the lab does not pin under its own prefix (`npm i --prefix`);
+  // the build then resolves from there, everything else stays the lab's.
+  const from = packagesDir === undefined ? labRequire : createRequire(path.join(packagesDir, 'package.json'));
+  const dir = packageDir(spec.pkg, from);
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
     version: string;
     bin?: Record<string, string> | string;

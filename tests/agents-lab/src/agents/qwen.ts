@@ -8,7 +8,9 @@ function seedQwen(ctx: SeedContext): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const settings = {
     security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: !ctx.trustProject } },
-    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    // Why: 0.23.x reads `enableAutoUpdate` (0.24.4 `disableAutoUpdate`): `drift` touring 0.23.4 saw it
+    // find 0.24.4 on the registry and run its own npm update in the middle of a tour.
+    general: { disableAutoUpdate: true, disableUpdateNag: true, enableAutoUpdate: false },
     privacy: { usageStatisticsEnabled: false },
     // Why: 0.24.4 starts in Auto mode (an LLM classifier approves tools); the lab asks for the
     // confirmations a user in the default mode sees.

@@ -25,6 +25,8 @@ export interface LabRunOptions {
   readonly installHooks?: boolean;
   /** Runs after the hooks are installed and before the agent starts (to age or break its state). */
   readonly beforeStart?: (ctx: SeedContext) => void;
+  /** An npm prefix holding another release of the build's package (`drift`); default: the lab's pin. */
+  readonly packagesDir?: string;
 }
 
 /** One real agent CLI in a pane of a real in-process host, against its model stand-in. */
@@ -82,7 +84,7 @@ export async function startLabRun(opts: LabRunOptions): Promise<LabRun> {
   const bin = path.join(root, 'bin');
   for (const dir of [home, project]) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.writeFileSync(path.join(project, 'README.md'), '# lab project\n');
-  const binary = resolveAgentBinary(profile.build);
+  const binary = resolveAgentBinary(profile.build, opts.packagesDir);
   linkAgentCommand(bin, binary);
   const server = await profile.startServer(opts.replies({ project }));
   const ctx: SeedContext = {

@@ -40,6 +40,8 @@ export interface TourOptions {
   readonly approveApiKey?: boolean;
   /** Print each moment's screen and samples as it ends. */
   readonly verbose?: boolean;
+  /** An npm prefix holding another release of the build's package (`drift`); default: the lab's pin. */
+  readonly packagesDir?: string;
 }
 
 function printMoment(result: MomentResult, run: LabRun): void {
@@ -65,6 +67,7 @@ export async function runTour(profile: AgentProfile, opts: TourOptions = {}): Pr
     replies: ({ project }) => tourReplies(screens, project),
     trustProject,
     approveApiKey,
+    ...(opts.packagesDir !== undefined ? { packagesDir: opts.packagesDir } : {}),
   });
   const specs = [
     ...startupMoments(screens, { trust: !trustProject, apiKey: !approveApiKey }),
