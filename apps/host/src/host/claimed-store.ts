@@ -13,7 +13,10 @@ export function openClaimedStore(
 ) {
   let store: Store;
   try {
-    store = openStore(path, { onWriteError: (error) => log.error({ err: error }, 'store write failed') });
+    store = openStore(path, {
+      onWriteError: (error) => log.error({ err: error }, 'store write failed'),
+      backgroundCheckpoints: { onLost: (why) => log.warn({ why }, 'store checkpoints are back on the host thread') },
+    });
   } catch (error) {
     claim.release();
     throw error;

@@ -62,3 +62,25 @@ describe('pendingDialogRowAt on lists kept by appending', () => {
     );
   });
 });
+
+describe('pickExplicitRow on lists kept by appending', () => {
+  it('picks what the rule as written picks, judged after some appends only (the choice is kept a row at a time)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(anyRow, fc.boolean(), fc.boolean()), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 8 }),
+        (input, max) => {
+          let stable = appendStableRow([], null, max);
+          for (const [row, judge, heal] of input) {
+            stable = appendStableRow(stable, row, max);
+            // Why: a list judged for one flag only, or not at all, must not leave the next one wrong.
+            if (!judge) continue;
+            expect(pickExplicitRow(stable, 9, heal)).toBe(referenceExplicit(stable, heal));
+            expect(pickExplicitRow(stable, 9, !heal)).toBe(referenceExplicit(stable, !heal));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

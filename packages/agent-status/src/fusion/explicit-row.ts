@@ -16,7 +16,9 @@ export function pickExplicitRow(
   now: number,
   healDeniedOnScreen: boolean,
 ): StatusRow | undefined {
-  const best = isStableRowList(rows) ? stableBest(rows, healDeniedOnScreen) : newestExplicit(rows, healDeniedOnScreen);
+  const best = explicitOf(
+    isStableRowList(rows) ? stableState(rows, healDeniedOnScreen) : scanState(rows, healDeniedOnScreen),
+  );
   if (!best || now - best.receivedAt > AGENT_STATUS_STALE_AFTER_MS) return undefined;
   return best;
 }
@@ -91,49 +93,91 @@ export function dialogDrawGraceEndsAt(row: StatusRow): number | null {
   return isDialogRow(row) ? row.receivedAt + PERMISSION_DIALOG_DRAW_GRACE_MS : null;
 }
 
-/** Per stable row list: the newest explicit row before the staleness check, without and with healing. */
-const bestOfStable = new WeakMap<readonly StatusRow[], [StatusRow | undefined | null, StatusRow | undefined | null]>();
-
-// Why: the choice depends on the rows and the healing flag only (time enters at the staleness
-// check), so a list that cannot change is scanned once per flag, not at every evaluation.
-function stableBest(rows: readonly StatusRow[], heal: boolean): StatusRow | undefined {
-  let pair = bestOfStable.get(rows);
-  if (pair === undefined) {
-    pair = [null, null];
-    bestOfStable.set(rows, pair);
-  }
-  const slot = heal ? 1 : 0;
-  let best = pair[slot];
-  if (best === null) {
-    best = newestExplicit(rows, heal);
-    pair[slot] = best;
-  }
-  return best;
+/**
+ * What the explicit-row choice rests on, for one list and one healing flag: the newest
+ * non-permission arrival, the newest arrival of an ignored row (`floor`: rows older never count)
+ * and the newest row not ignored (ties as {@link beats} says).
+ */
+interface ExplicitState {
+  readonly newestOther: number;
+  readonly floor: number;
+  readonly best: StatusRow | undefined;
 }
 
-function newestExplicit(rows: readonly StatusRow[], healDeniedOnScreen: boolean): StatusRow | undefined {
-  // Why: one pass for the newest non-permission arrival makes the deny-healing test O(1) per row
-  // (it was a scan of the list per dialog row).
+/** `row`, later in input order than `best`, replaces it: newer, or as new and a permission row or over a non-permission one. */
+function beats(row: StatusRow, best: StatusRow | undefined): boolean {
+  return (
+    best === undefined ||
+    row.receivedAt > best.receivedAt ||
+    (row.receivedAt === best.receivedAt && (isPermissionRow(row) || !isPermissionRow(best)))
+  );
+}
+
+function scanState(rows: readonly StatusRow[], heal: boolean): ExplicitState {
+  // Why: one pass for the newest non-permission arrival makes the deny-healing test O(1) per row.
   let newestOther = Number.NEGATIVE_INFINITY;
   for (const row of rows) if (!isPermissionRow(row) && row.receivedAt > newestOther) newestOther = row.receivedAt;
-  const ignored = (row: StatusRow): boolean => isIgnoredByDenyHealing(row, newestOther, healDeniedOnScreen);
   let floor = Number.NEGATIVE_INFINITY;
-  for (const row of rows) {
-    if (ignored(row) && row.receivedAt > floor) floor = row.receivedAt;
-  }
   let best: StatusRow | undefined;
   for (const row of rows) {
-    if (row.receivedAt < floor) continue;
-    if (ignored(row)) continue;
-    if (
-      !best ||
-      row.receivedAt > best.receivedAt ||
-      (row.receivedAt === best.receivedAt && (isPermissionRow(row) || !isPermissionRow(best)))
-    ) {
-      best = row;
-    }
+    if (isIgnoredByDenyHealing(row, newestOther, heal)) {
+      if (row.receivedAt > floor) floor = row.receivedAt;
+    } else if (beats(row, best)) best = row;
   }
-  return best;
+  return { newestOther, floor, best };
+}
+
+/**
+ * The state after appending `row`. Why it holds: appending only raises `newestOther`, so the
+ * ignored set only grows; a best row newly ignored is a dialog row older than `row`, which is not
+ * ignored and beats it. Without healing the floor never excludes the best (a non-permission row at
+ * `newestOther` is not ignored and is newer than every ignored row), so it is not tracked.
+ */
+function appendState(s: ExplicitState, row: StatusRow, heal: boolean): ExplicitState {
+  const newestOther = !isPermissionRow(row) && row.receivedAt > s.newestOther ? row.receivedAt : s.newestOther;
+  if (isIgnoredByDenyHealing(row, newestOther, heal)) {
+    return { newestOther, floor: heal && row.receivedAt > s.floor ? row.receivedAt : s.floor, best: s.best };
+  }
+  return { newestOther, floor: s.floor, best: beats(row, s.best) ? row : s.best };
+}
+
+/** Dropping these rows from the front changes no part of `s` (none of them is its best or holds a newest arrival). */
+function dropKeeps(prior: readonly StatusRow[], dropped: number, s: ExplicitState): boolean {
+  for (let i = 0; i < dropped; i++) {
+    const row = prior[i];
+    if (row === undefined) continue;
+    if (row === s.best || row.receivedAt === s.newestOther || row.receivedAt === s.floor) return false;
+  }
+  return true;
+}
+
+/** Per stable row list: the explicit state without and with healing (absent until asked). */
+const stateOfStable = new WeakMap<readonly StatusRow[], [ExplicitState | undefined, ExplicitState | undefined]>();
+
+// Why: the choice depends on the rows and the healing flag only (time enters at the staleness
+// check). A list that cannot change is judged once per flag, and a list one append away from a
+// judged list is judged from that one row (a scan per hook event was a tenth of a busy host's loop).
+function stableState(rows: readonly StatusRow[], heal: boolean): ExplicitState {
+  const slot = heal ? 1 : 0;
+  let pair = stateOfStable.get(rows);
+  const kept = pair?.[slot];
+  if (kept !== undefined) return kept;
+  const step = stableListStep(rows);
+  const prior = step && stateOfStable.get(step.prior)?.[slot];
+  const state =
+    step && prior && dropKeeps(step.prior, step.dropped, prior)
+      ? appendState(prior, step.added, heal)
+      : scanState(rows, heal);
+  if (pair === undefined) {
+    pair = [undefined, undefined];
+    stateOfStable.set(rows, pair);
+  }
+  pair[slot] = state;
+  return state;
+}
+
+function explicitOf(state: ExplicitState): StatusRow | undefined {
+  return state.best !== undefined && state.best.receivedAt >= state.floor ? state.best : undefined;
 }
 
 // Why: a Claude deny fires no hook, and an approval fires the next one only when the tool ends, so a
