@@ -350,9 +350,13 @@ describe('orca-keeper, the process', () => {
       log += d.toString();
     });
     try {
-      await until('the keeper listening', () => readKeeperInfo(join(dir, 'keeper.json'))?.pid === child.pid, {
-        timeoutMs: 30_000,
-      });
+      // Why: keeper.json is claimed before the socket listens (it is the one-keeper lock); a
+      // connect between the two found no socket on a loaded CI machine.
+      await until(
+        'the keeper listening',
+        () => readKeeperInfo(join(dir, 'keeper.json'))?.pid === child.pid && log.includes('listening on'),
+        { timeoutMs: 30_000 },
+      );
       const a = await connectKeeper(socket, { pid: process.pid, version: 'test' });
       const { pid } = await a.spawn({ id: 'x', ...sh('sleep 60') });
       a.close();

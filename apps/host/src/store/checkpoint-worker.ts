@@ -2,7 +2,14 @@
 // file every interval, so the host thread never runs a checkpoint inside a commit.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { CheckpointWorkerData } from './checkpointer.ts';
+
+/** What the checkpoint worker is started with. */
+export interface CheckpointWorkerData {
+  readonly path: string;
+  readonly intervalMs: number;
+  /** The `.ts` entry when run from source (read by `dev/ts-worker.mjs`). */
+  readonly entry?: string;
+}
 
 const { path, intervalMs } = workerData as CheckpointWorkerData;
 const db = new Database(path, { fileMustExist: true });

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { until } from '@orca/testkit';
 import { describe, expect, it } from 'vitest';
 import { startCheckpointer } from './checkpointer.ts';
-import { openStore, type PaneRecord } from './store.ts';
+import { openStore, type Store } from './store.ts';
 
 const tempPath = (): string => join(mkdtempSync(join(tmpdir(), 'orca-ckpt-')), 'orca.sqlite');
-const pane: PaneRecord = {
+const pane: Parameters<Store['insertPane']>[0] = {
   handle: 'p1',
   paneKey: 'k1',
   tabId: 't1',

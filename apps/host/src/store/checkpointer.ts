@@ -1,12 +1,5 @@
 import { Worker } from 'node:worker_threads';
-
-/** What the checkpoint worker is started with. */
-export interface CheckpointWorkerData {
-  readonly path: string;
-  readonly intervalMs: number;
-  /** The `.ts` entry when run from source (read by `dev/ts-worker.mjs`). */
-  readonly entry?: string;
-}
+import type { CheckpointWorkerData } from './checkpoint-worker.ts';
 
 /** The running checkpoint worker of one store. */
 export interface Checkpointer {
