@@ -5,7 +5,6 @@ const config: Options = orcaTsup({
   index: 'src/index.ts',
   cli: 'src/cli.ts',
   'screen-worker': 'src/panes/screen-worker.ts',
-  'checkpoint-worker': 'src/store/checkpoint-worker.ts',
 });
 
 export default config;

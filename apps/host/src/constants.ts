@@ -239,10 +239,6 @@ export const HOOK_ROW_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 export const STORE_COMPACTION_INTERVAL_MS = 60 * 60 * 1000;
 /** Size the WAL file is truncated back to after a checkpoint (bytes). */
 export const STORE_WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
-/** How often the host's checkpoint worker copies the store's WAL into its database file (ms). */
-export const STORE_CHECKPOINT_INTERVAL_MS = 1_000;
-/** SQLite's own automatic checkpoint threshold (WAL pages), restored when the checkpoint worker is lost. */
-export const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1_000;
 /** Shortest interval between two "hook events for unknown panes dropped" log lines (ms). */
 export const UNKNOWN_PANE_DROP_LOG_INTERVAL_MS = 10_000;
 

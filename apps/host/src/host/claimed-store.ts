@@ -13,11 +13,7 @@ export function openClaimedStore(
 ) {
   let store: Store;
   try {
-    store = openStore(path, {
-      onWriteError: (error) => log.error({ err: error }, 'store write failed'),
-      // Why: off until the worker also bounds the WAL: checkpointing once a second let a hook flood
-      // grow store + WAL to 46 MB past the 16 MB bound (tests/hostile hook-disk-fill).
-    });
+    store = openStore(path, { onWriteError: (error) => log.error({ err: error }, 'store write failed') });
   } catch (error) {
     claim.release();
     throw error;

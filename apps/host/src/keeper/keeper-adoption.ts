@@ -98,23 +98,8 @@ export async function adoptKeptPanes(
       o.store.markPaneExited(record.handle, { at: Date.now(), code: null, signal: null, cause: 'keeper-gone' });
     }
   }
-  await screensRebuilt(adopted, KEPT_SCREEN_REBUILD_MAX_MS);
+  // Why: the host's first answer (`orca status`, the board) shows a taken-over pane's screen as it
+  // was, not a blank one while the screen worker is still parsing the replay on a loaded machine.
+  await Promise.all(adopted.map((p) => p.status.settle(KEPT_SCREEN_REBUILD_MAX_MS).catch(() => false)));
   return adopted.length;
-}
-
-/**
- * Resolves once every pane's screen parsed its replay, or after `maxMs`.
- * Why: the host's first answer (`orca status`, the board) shows a taken-over pane's screen as it
- * was, not a blank one while the screen worker is still parsing the replay on a loaded machine.
- */
-async function screensRebuilt(panes: readonly LivePane[], maxMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, maxMs);
-  });
-  try {
-    await Promise.race([Promise.all(panes.map((p) => p.screen.settled().catch(() => undefined))), bound]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

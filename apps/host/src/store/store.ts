@@ -1,10 +1,5 @@
 import Database from 'better-sqlite3';
-import {
-  SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES,
-  STORE_CHECKPOINT_INTERVAL_MS,
-  STORE_WAL_SIZE_LIMIT_BYTES,
-} from '../constants.ts';
-import { type Checkpointer, startCheckpointer } from './checkpointer.ts';
+import { STORE_WAL_SIZE_LIMIT_BYTES } from '../constants.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { type QueueStore, queueStore } from './queue-store.ts';
 import {
@@ -90,19 +85,6 @@ export interface Store extends QueueStore, WebSessionStore, TransitionStore {
   close(): void;
 }
 
-/** Hands the checkpoints of `db` to a worker thread; they come back here if it is lost. */
-function backgroundCheckpoints(
-  db: Database.Database,
-  path: string,
-  o: NonNullable<StoreOptions['backgroundCheckpoints']>,
-): Checkpointer {
-  db.pragma('wal_autocheckpoint = 0');
-  return startCheckpointer(path, o.intervalMs ?? STORE_CHECKPOINT_INTERVAL_MS, (why) => {
-    if (db.open) db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES}`);
-    o.onLost?.(why);
-  });
-}
-
 /** Applies every migration newer than the database's `user_version`, each in one transaction. */
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
   let current = db.pragma('user_version', { simple: true }) as number;
@@ -121,15 +103,6 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
 export interface StoreOptions {
   /** A commit of queued rows failed (disk full, file made read-only): its rows are lost; default ignore. */
   readonly onWriteError?: (error: unknown) => void;
-  /**
-   * Run WAL checkpoints in a worker thread, never inside a commit on this thread (the host, under
-   * load). `onLost` hears when the worker failed; checkpoints are then back on this thread.
-   */
-  readonly backgroundCheckpoints?: {
-    readonly onLost?: (why: string) => void;
-    /** Default {@link STORE_CHECKPOINT_INTERVAL_MS}. */
-    readonly intervalMs?: number;
-  };
 }
 
 /**
@@ -157,9 +130,6 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   } catch (cause) {
     throw storeError(path, cause, 'open');
   }
-  const checkpointer = options.backgroundCheckpoints
-    ? backgroundCheckpoints(db, path, options.backgroundCheckpoints)
-    : null;
   const retention = hookRowRetention(db);
   const stmt = {
     insertPane: db.prepare(
@@ -329,7 +299,6 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     countCommandHookRuns: () => (stmt.countRuns.get() as { n: number }).n,
     close() {
       if (!db.open) return;
-      checkpointer?.stop();
       try {
         db.pragma('wal_checkpoint(TRUNCATE)');
       } finally {
