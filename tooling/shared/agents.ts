@@ -47,6 +47,7 @@ export const MANAGED_AGENTS = [
   'copilot',
   'command-code',
   'qwen',
+  'opencode',
 ] as const;
 
 /** One managed agent. */
@@ -122,7 +123,7 @@ const ENTRIES: Readonly<Record<CatalogueAgentId, AgentFactsEntry>> = {
     versionCommand: ['agy', '--version'],
   },
   amp: named('amp', { packages: ['@sourcegraph/amp'], versionCommand: null }),
-  opencode: named('opencode', { packages: ['opencode-ai'], versionCommand: null }),
+  opencode: named('opencode', { packages: ['opencode-ai'] }),
   'mimo-code': { commands: ['mimo-code', 'mimo'], titleNames: ['mimo-code', 'mimo'] },
   cursor: {
     commands: ['cursor-agent'],

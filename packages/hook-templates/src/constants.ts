@@ -62,3 +62,15 @@ export const AGENT_HOOKS_DIR = '.orca/agent-hooks';
  * it passed 5 s and the hooks went in without its version (seen in `pnpm test`).
  */
 export const AGENT_VERSION_TIMEOUT_MS = 15_000;
+
+/**
+ * opencode status plugin: longest one managed script may run before the plugin kills it, in ms
+ * (curl's own `--max-time` plus the script's start on a loaded machine).
+ */
+export const OPENCODE_PLUGIN_CHILD_TIMEOUT_MS = 5_000;
+/** opencode status plugin: most events waiting for the script; newer ones are dropped past this. */
+export const OPENCODE_PLUGIN_MAX_PENDING = 32;
+/** opencode status plugin: longest prompt text posted with `UserPromptSubmit`, in characters. */
+export const OPENCODE_PLUGIN_MAX_PROMPT_CHARS = 256 * 1024;
+/** opencode status plugin: most sessions whose parent it remembers (subagents are told apart by it). */
+export const OPENCODE_PLUGIN_MAX_SESSIONS = 256;

@@ -44,6 +44,7 @@ describe('registry completeness', () => {
       'devin',
       'grok',
       'command-code',
+      'opencode',
     ]);
     expect(protocolLineFor(AGENTS.antigravity, 'Stop')).toBe('{"decision":""}');
     expect(protocolLineFor(AGENTS.antigravity, 'PreToolUse')).toBe('{"decision":"ask"}');

@@ -38,7 +38,7 @@ const CLAUDE_HOOKS: AgentHooks = {
   ignored: CLAUDE_IGNORED,
   promptSubmit: ['UserPromptSubmit'],
 };
-const OPENCODE_HOOKS: AgentHooks = { dialect: opencodeDialect, ignored: [], promptSubmit: [] };
+const OPENCODE_HOOKS: AgentHooks = { dialect: opencodeDialect, ignored: [], promptSubmit: ['UserPromptSubmit'] };
 const PI_HOOKS: AgentHooks = { dialect: piDialect, ignored: ['session_start'], promptSubmit: ['before_agent_start'] };
 
 /**

@@ -172,15 +172,25 @@ export const cursorDialect: Dialect = (event, payload, memory) => {
   }
 };
 
-/** Opencode's hook events. */
-export const opencodeDialect: Dialect = (event) => {
+/**
+ * Opencode's events, as Orca's status plugin posts them (`@orca/hook-templates`
+ * `install/opencode-plugin.ts`; mimo-code, an opencode fork, posts the same): bus events turned
+ * into hook events. A reply to a permission or a question resumes the turn unless it refused it.
+ */
+export const opencodeDialect: Dialect = (event, payload) => {
   switch (eventKey(event)) {
+    case 'userpromptsubmit':
     case 'sessionbusy':
     case 'messagepart':
       return W;
+    case 'permissionreplied':
+    case 'questionreplied':
+      return stringField(payload, 'reply') === 'reject' ? null : W;
     case 'permissionrequest':
     case 'askuserquestion':
       return WAIT;
+    case 'sessionerror':
+      return interrupted('done', stringField(payload, 'error') === 'MessageAbortedError');
     case 'sessionidle':
     case 'sessionstart':
       return DONE;

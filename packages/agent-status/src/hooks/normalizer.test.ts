@@ -104,6 +104,13 @@ const table: Case[] = [
   ['opencode', 'PermissionRequest', {}, 'waiting'],
   ['opencode', 'AskUserQuestion', {}, 'waiting'],
   ['opencode', 'SessionIdle', {}, 'done'],
+  ['opencode', 'UserPromptSubmit', { prompt: 'hi' }, 'working', { prompt: 'hi' }],
+  ['opencode', 'QuestionReplied', { reply: 'answer' }, 'working'],
+  ['opencode', 'PermissionReplied', { reply: 'once' }, 'working'],
+  ['opencode', 'SessionError', { error: 'APIError' }, 'done'],
+  ['opencode', 'SessionError', { error: 'MessageAbortedError' }, 'done', { interrupted: true }],
+  ['opencode', 'PermissionReplied', { reply: 'reject' }, null],
+  ['opencode', 'QuestionReplied', { reply: 'reject' }, null],
   ['mimo-code', 'SessionStart', {}, 'done'],
   // amp
   ['amp', 'agent.start', { thread_id: 't1' }, 'working'],

@@ -24,7 +24,17 @@ export interface ExtraField {
 }
 
 /** Shape of an agent's config file (drives the pure installer). */
-export type ConfigShape = 'claude' | 'codex' | 'gemini' | 'antigravity' | 'cursor' | 'devin' | 'grok' | 'copilot';
+export type ConfigShape =
+  | 'claude'
+  | 'codex'
+  | 'gemini'
+  | 'antigravity'
+  | 'cursor'
+  | 'devin'
+  | 'grok'
+  | 'copilot'
+  /** No hook config: a generated plugin file (opencode's `plugins/` folder) runs the script. */
+  | 'opencode-plugin';
 
 /** Per-event launcher environment (the vendor event name or a JSON answer). */
 export interface LauncherEnvRule {

@@ -10,6 +10,7 @@ import {
   GROK_HOOK_TIMEOUT_S,
 } from '../constants.ts';
 import { HookTemplatesError } from '../errors.ts';
+import { OPENCODE_PLUGIN_EVENTS } from '../install/opencode-events.ts';
 import type { AgentDescriptor, SkipRule } from './descriptor.ts';
 import { AGENT_IDS, type AgentId, isAgentId } from './sources.ts';
 
@@ -303,6 +304,22 @@ export const AGENTS: Readonly<Record<AgentId, AgentDescriptor>> = {
     configShape: 'claude',
     configPath: ({ join, home }) => join(home, '.qwen', 'settings.json'),
     hooksDisabled: (config) => config.disableAllHooks === true,
+  },
+  opencode: {
+    ...base,
+    id: 'opencode',
+    source: 'opencode',
+    scriptStem: 'opencode',
+    // Why: opencode has no command hooks; the plugin Orca writes (install/opencode-plugin.ts) turns
+    // its bus events into these and runs the script itself, outside Orca panes not at all.
+    events: OPENCODE_PLUGIN_EVENTS,
+    protocol: null,
+    configShape: 'opencode-plugin',
+    configPath: ({ join, home, env }) =>
+      join(env.XDG_CONFIG_HOME || join(home, '.config'), 'opencode', 'plugins', 'orca-status.js'),
+    configEnv: ['XDG_CONFIG_HOME'],
+    windowsDialect: 'pwsh',
+    requiresPaneKey: true,
   },
 };
 

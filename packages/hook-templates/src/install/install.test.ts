@@ -12,6 +12,8 @@ import { agentStatus, type InstallInput, installAgent, uninstallAgent } from './
 import { configPath } from './paths.ts';
 
 const HOME = '/home/u';
+/** Agents whose hooks live in a config file (opencode's plugin file has tests of its own). */
+const CONFIG_AGENTS = AGENT_IDS.filter((a) => AGENTS[a].configShape !== 'opencode-plugin');
 const base = (agent: AgentId, text: string | null, extra: Partial<InstallInput> = {}): InstallInput => ({
   agent,
   os: 'posix',
@@ -93,7 +95,7 @@ describe('installAgent fixtures', () => {
     user: (a) => withUser(a, { [AGENTS[a].events[0] ?? 'Stop']: [1, 2], Custom: [3] }),
     'old-managed': oldForms,
   };
-  for (const agent of AGENT_IDS) {
+  for (const agent of CONFIG_AGENTS) {
     for (const [name, make] of Object.entries(inputs)) {
       it(`${agent} × ${name}`, async () => {
         const input = make(agent);
@@ -133,7 +135,7 @@ describe('install, then uninstall, on a config holding third-party hooks', () =>
   // Why: these shapes own a key of their own (Codex's file is exactly {hooks}; Cursor and Copilot
   // need `version`), so their round trip is checked key by key in the fixtures above instead.
   const OWN_KEYS = new Set(['codex', 'cursor', 'copilot']);
-  for (const agent of AGENT_IDS.filter((a) => !OWN_KEYS.has(AGENTS[a].configShape))) {
+  for (const agent of CONFIG_AGENTS.filter((a) => !OWN_KEYS.has(AGENTS[a].configShape))) {
     it(`${agent}: gives the file back byte-identical`, () => {
       const input = withUser(agent, { [AGENTS[agent].events[0] ?? 'Stop']: [1, 2], Custom: [3] });
       const installed = configOf(agent, installAgent(base(agent, input, { agentVersion: '2.1.300' })))?.content ?? '';
@@ -149,7 +151,7 @@ describe('installer properties', () => {
     fc.dictionary(fc.constantFrom(...AGENTS[agent].events, 'UserCustom'), fc.array(fc.nat(50), { maxLength: 3 }), {
       maxKeys: 4,
     });
-  for (const agent of AGENT_IDS) {
+  for (const agent of CONFIG_AGENTS) {
     it(`${agent}: idempotent, user handlers kept in order, uninstall ∘ install keeps them`, () => {
       fc.assert(
         fc.property(eventsArb(agent), (events) => {

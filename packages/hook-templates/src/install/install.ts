@@ -7,6 +7,7 @@ import { codexEventLabel, codexHookHash } from './codex-hook-hash.ts';
 import { applyCodexTrust } from './codex-trust.ts';
 import { editJsoncHooks, formatJson, objectMember, parseConfig } from './config-text.ts';
 import { isJsonObject, isManagedHandler, type JsonObject, managedEvents, sweepAndAppend } from './hooks-edit.ts';
+import { isManagedPlugin, pluginContent, pluginFile, pluginState } from './opencode-install.ts';
 import { type AgentEnvOverrides, codexConfigTomlPath, configPath } from './paths.ts';
 import { launchedScriptPath, scriptFiles } from './scripts.ts';
 
@@ -56,6 +57,11 @@ export interface InstallResult {
 function action(before: string | null | undefined, after: string): InstallFile['action'] {
   if (before === null || before === undefined) return 'create';
   return before === after ? 'unchanged' : 'update';
+}
+
+/** The agent's managed scripts, each with what writing it would do. */
+function managedScripts(d: AgentDescriptor, input: InstallInput): InstallFile[] {
+  return scriptFiles(d, input.os, input.home).map((f) => ({ ...f, action: action(input.configs[f.path], f.content) }));
 }
 
 function timeoutFor(d: AgentDescriptor, os: 'posix' | 'windows'): number {
@@ -234,14 +240,12 @@ export function installAgent(input: InstallInput): InstallResult {
       warnings: [`${path} is empty: ${d.id} hooks opted out`],
     };
   }
+  if (d.configShape === 'opencode-plugin') return installPlugin(d, input, path, before);
   const { events, only } = eventsToInstall(d, input.agentVersion);
   const ours: Record<string, unknown[]> = {};
   for (const e of events) ours[e] = entriesFor(d, input, e);
   const edit = editConfig(d, path, before, ours, only);
-  const scripts = scriptFiles(d, input.os, input.home).map((f) => ({
-    ...f,
-    action: action(input.configs[f.path], f.content),
-  }));
+  const scripts = managedScripts(d, input);
   const files: InstallFile[] = [
     ...scripts,
     { path, content: edit.content, mode: CONFIG_FILE_MODE, action: action(before, edit.content) },
@@ -272,12 +276,36 @@ export function installAgent(input: InstallInput): InstallResult {
   return result;
 }
 
+/** The plugin-shaped install (opencode): the script, then the generated plugin that starts it. */
+function installPlugin(d: AgentDescriptor, input: InstallInput, path: string, before: string | null): InstallResult {
+  const plugin = pluginFile(d, path, before, input.os, input.home);
+  const scripts = managedScripts(d, input);
+  return {
+    state: 'installed',
+    files: [...scripts, { ...plugin, action: action(before, plugin.content) }],
+    remove: [],
+    expected: { [path]: before },
+    warnings: [],
+  };
+}
+
 /** Pure uninstaller: removes only our handlers (and scripts); user entries stay as they were. */
 export function uninstallAgent(input: InstallInput): InstallResult {
   const d = getAgent(input.agent);
   const path = configPath(d, input.os, input.home, input.env);
   const before = input.configs[path] ?? null;
   const remove = scriptFiles(d, input.os, input.home).map((f) => f.path);
+  if (d.configShape === 'opencode-plugin') {
+    // Why: the plugin goes before the script it starts; a user's file of that name stays.
+    const ours = before !== null && isManagedPlugin(before) ? [path] : [];
+    return {
+      state: 'not_installed',
+      files: [],
+      remove: [...ours, ...remove],
+      expected: { [path]: before },
+      warnings: [],
+    };
+  }
   if (before === null || isOptOut(d, before)) {
     return {
       state: isOptOut(d, before) ? 'opted_out' : 'not_installed',
@@ -313,6 +341,10 @@ export function agentStatus(input: InstallInput): AgentInstallState {
   const path = configPath(d, input.os, input.home, input.env);
   const text = input.configs[path] ?? null;
   if (isOptOut(d, text)) return 'opted_out';
+  if (d.configShape === 'opencode-plugin') {
+    const state = pluginState(text, pluginContent(d, input.os, input.home));
+    return state === 'foreign' ? 'error' : state;
+  }
   if (text === null) return 'not_installed';
   try {
     const root = parseConfig(text, path, d.configShape === 'devin');

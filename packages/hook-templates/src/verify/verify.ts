@@ -4,6 +4,8 @@ import { AGENT_LIST, protocolLineFor } from '../agents/registry.ts';
 import { AGENT_IDS } from '../agents/sources.ts';
 import { FORM_FIELDS } from '../emit/posix.ts';
 import { isJsonObject, isManagedHandler } from '../install/hooks-edit.ts';
+import { isManagedPlugin } from '../install/opencode-install.ts';
+import { opencodePluginLaunch } from '../install/opencode-plugin.ts';
 import { configPath, hooksDir, joinFor } from '../install/paths.ts';
 import { quoteLauncherPath } from '../launchers/posix.ts';
 import { decodeFormBody, trimTrailingNewlines } from './form.ts';
@@ -72,6 +74,31 @@ function firstManaged(container: unknown, d: AgentDescriptor): { event: string; 
   return undefined;
 }
 
+/** The first managed handler of a hook config's text. */
+function configHandler(text: string | null, d: AgentDescriptor): { event: string; command: string } | undefined {
+  let root: unknown;
+  try {
+    root = text === null ? undefined : JSON.parse(text);
+  } catch {
+    root = undefined;
+  }
+  if (!isJsonObject(root)) return undefined;
+  return firstManaged(d.configShape === 'antigravity' ? root['orca-status'] : root.hooks, d);
+}
+
+/** What Orca's plugin file starts (`/bin/sh <script>`), when the file is Orca's. */
+function pluginHandler(
+  text: string | null,
+  d: AgentDescriptor,
+  home: string,
+): { event: string; command: string } | undefined {
+  if (text === null || !isManagedPlugin(text)) return undefined;
+  const script = joinFor('posix', hooksDir('posix', home), `${d.scriptStem}-hook.sh`);
+  const launch = opencodePluginLaunch('posix', script);
+  const command = [launch.command, ...launch.args].map(quoteLauncherPath).join(' ');
+  return { event: d.events[0] ?? 'SessionStart', command };
+}
+
 function payloadFor(event: string): Buffer {
   const head = JSON.stringify({
     hook_event_name: event,
@@ -121,18 +148,7 @@ export async function verifyHome(opts: VerifyOptions, io: VerifyIo): Promise<Ver
   for (const d of agents) {
     const path = configPath(d, 'posix', opts.home);
     const text = await io.readText(path);
-    let root: unknown;
-    try {
-      root = text === null ? undefined : JSON.parse(text);
-    } catch {
-      root = undefined;
-    }
-    const container = isJsonObject(root)
-      ? d.configShape === 'antigravity'
-        ? root['orca-status']
-        : root.hooks
-      : undefined;
-    const found = firstManaged(container, d);
+    const found = d.configShape === 'opencode-plugin' ? pluginHandler(text, d, opts.home) : configHandler(text, d);
     report.skipped.push({ id: `${d.id}/windows/*`, reason: 'no Windows runtime here' });
     if (found === undefined) {
       report.skipped.push({ id: `${d.id}/*/*`, reason: `no managed handler in ${path}` });
