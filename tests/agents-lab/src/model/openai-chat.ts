@@ -266,8 +266,11 @@ export const chatAdapter: VendorAdapter = {
   },
   async answer(res, reply, request) {
     if (reply.kind === 'error') {
+      // Why: as OpenAI's API types them; opencode retries a `server_error` whatever the status.
+      const type =
+        reply.status >= 500 ? 'server_error' : reply.status === 429 ? 'rate_limit_error' : 'invalid_request_error';
       sendJson(res, reply.status, {
-        error: { message: reply.message ?? `scripted error ${reply.status}`, type: 'server_error', code: null },
+        error: { message: reply.message ?? `scripted error ${reply.status}`, type, code: null },
       });
       return undefined;
     }

@@ -4,6 +4,7 @@ import type { AgentProfile } from '../agents/profile.ts';
 import type { LabRun } from '../harness/lab-run.ts';
 import type { MomentSpec } from '../harness/scenario-runner.ts';
 import { selectOption } from '../harness/select-option.ts';
+import type { BlockedReason } from '@orca/agent-status';
 import { byPrompt, type Reply, type ReplyPicker } from '../model/scenario.ts';
 
 /** What the lab reads off a pane to tell a moment: the rendered screen and the window title. */
@@ -25,9 +26,9 @@ export interface AgentScreens {
   readonly working: (s: ScreenState) => boolean;
   /** A tool is running after approval. */
   readonly toolRunning: (s: ScreenState) => boolean;
-  /** Startup workspace-trust question, and the option that trusts. */
-  readonly trust: RegExp;
-  readonly trustYes: RegExp;
+  /** Startup workspace-trust question, and the option that trusts (absent: the agent asks none). */
+  readonly trust?: RegExp;
+  readonly trustYes?: RegExp;
   /** Startup API-key question (Claude), and the option that accepts. */
   readonly apiKey?: RegExp;
   readonly apiKeyYes?: RegExp;
@@ -45,6 +46,13 @@ export interface AgentScreens {
   };
   /** Keys that approve the selected (first) option of an approval dialog. */
   readonly approveKeys: string;
+  /**
+   * The reason the status engine gives the agent's approval dialog (default
+   * `agent-approval-prompt`).
+   */
+  readonly approvalReason?: BlockedReason;
+  /** Esc presses that interrupt a streaming turn (default 1; opencode asks for a second). */
+  readonly interruptPresses?: number;
   /** The screen after a cancelled approval or an interrupted turn. */
   readonly cancelled: RegExp;
   /** An API error shown to the user. */
@@ -138,14 +146,19 @@ export function tourReplies(screens: AgentScreens, project: string): ReplyPicker
   });
 }
 
+/** Pause between the Esc presses of an interrupt, ms (a TUI reads two quick ones as Alt+Esc). */
+const INTERRUPT_PRESS_GAP_MS = 400;
+
 const IDLE = { status: 'idle', isRunningAgent: true, agentWait: 'null' } as const;
 const WORKING = { status: 'working', isRunningAgent: true, agentWait: 'null' } as const;
-const APPROVAL = {
-  status: 'permission',
-  isRunningAgent: true,
-  agentWait: 'object',
-  reason: 'agent-approval-prompt',
-} as const;
+function approvalOf(screens: AgentScreens) {
+  return {
+    status: 'permission',
+    isRunningAgent: true,
+    agentWait: 'object',
+    reason: screens.approvalReason ?? 'agent-approval-prompt',
+  } as const;
+}
 
 async function dispatch(run: LabRun, prompt: string): Promise<void> {
   await run.host.dispatchInject(run.handle, prompt);
@@ -185,14 +198,15 @@ export async function reachIdle(run: LabRun, screens: AgentScreens, timeoutMs = 
 /** The startup moments: trust (when not pre-accepted) and the API-key question (when asked). */
 export function startupMoments(screens: AgentScreens, opts: { trust: boolean; apiKey: boolean }): MomentSpec[] {
   const out: MomentSpec[] = [];
-  if (opts.trust) {
+  const { trust, trustYes } = screens;
+  if (opts.trust && trust && trustYes) {
     out.push({
       name: 'startup-trust',
-      marker: screens.trust,
+      marker: trust,
       expect: { status: 'permission', isRunningAgent: true, agentWait: 'object', reason: 'agent-trust-workspace' },
       tuiIdle: 'blocked',
       dispatchRefused: true,
-      leave: (run) => selectOption(run, screens.trustYes),
+      leave: (run) => selectOption(run, trustYes),
       why: 'Startup workspace-trust question: a human must answer it, and an injected Enter would answer it.',
     });
   }
@@ -243,7 +257,7 @@ function approvalMoment(
       name,
       enter: (run) => dispatch(run, prompt),
       marker,
-      expect: APPROVAL,
+      expect: approvalOf(screens),
       tuiIdle: 'blocked',
       dispatchRefused: true,
       noEffect,
@@ -343,7 +357,12 @@ export function tourMoments(profile: AgentProfile, screens: AgentScreens): Momen
       expect: WORKING,
       holdMs: 1_600,
       fixture: false,
-      leave: esc,
+      leave: async (run) => {
+        for (let i = 0; i < (screens.interruptPresses ?? 1); i++) {
+          if (i > 0) await new Promise((r) => setTimeout(r, INTERRUPT_PRESS_GAP_MS));
+          run.press('\x1b');
+        }
+      },
     },
     {
       name: 'cancelled',
