@@ -5,7 +5,7 @@
 // `--only NAME` runs the bench files named NAME (or containing it). `--runs N` runs them N times and
 // prints each row's worst run next to its median run. Exit 1 when a bench failed or any row missed
 // its target (with --runs: in its worst run, or a run did not report it), after printing every row.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,57 @@ if (onlyBench && files.length === 0) {
   process.exit(2);
 }
 
+/**
+ * Runs one bench file in its own process group and resolves with its exit status and stdout. Why:
+ * a process a bench leaves behind (a relay, a shell, an agent CLI) would load the machine for the
+ * benches after it; whatever of its group is still alive when it exits is named and killed.
+ */
+function runBenchFile(file) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [tsxCli, '--conditions=orca-source', file], {
+      cwd: path.dirname(path.dirname(file)),
+      // Why: the compare kit collects garbage before each timed side (tooling/bench/src/measure.ts).
+      env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc`.trim() },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.on('close', (status) => {
+      killLeftovers(child.pid, file);
+      resolve({ status, stdout });
+    });
+  });
+}
+
+function killLeftovers(pgid, file) {
+  if (pgid === undefined) return;
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return; // nothing of the group is left
+  }
+  let names = '';
+  try {
+    names = execFileSync('ps', ['-o', 'pid=,comm=', '-g', String(pgid)], { encoding: 'utf8' })
+      .trim()
+      .replace(/\s+/g, ' ');
+  } catch {
+    // ps found none, or is absent
+  }
+  // Why: a helper that is already exiting (tsx's esbuild service) shows here for a moment; ps names it only if it stays.
+  if (names !== '')
+    process.stderr.write(`bench: ${path.relative(root, file)} left processes behind (${names}); killing them\n`);
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // gone in between
+  }
+}
+
 const tsxCli = path.join(path.dirname(fileURLToPath(import.meta.resolve('tsx/package.json'))), 'dist/cli.mjs');
 const perRun = [];
 let failures = 0;
@@ -61,12 +112,7 @@ for (let run = 1; run <= runs; run += 1) {
   for (const file of files) {
     const rel = path.relative(root, file);
     process.stderr.write(`bench: running ${rel}${runs > 1 ? ` (run ${run} of ${runs})` : ''}\n`);
-    const child = spawnSync(process.execPath, [tsxCli, '--conditions=orca-source', file], {
-      cwd: path.dirname(path.dirname(file)),
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const child = await runBenchFile(file);
     const found = child.stdout.split('\n').map(parseBenchLine).filter(Boolean);
     if (child.status !== 0 || found.length === 0) {
       failures++;

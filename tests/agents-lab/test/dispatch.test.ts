@@ -68,7 +68,7 @@ async function dispatchAndCheck(run: LabRun, prompt: string, size: Row['size'], 
   });
 }
 
-describe.each(['claude', 'codex', 'gemini', 'qwen'])('dispatch delivers exactly once: %s', (build) => {
+describe.each(['claude', 'codex', 'gemini', 'qwen', 'opencode'])('dispatch delivers exactly once: %s', (build) => {
   for (const order of [
     ['short', '5 KB'],
     ['5 KB', 'short'],

@@ -11,14 +11,14 @@ import { type ScreenDrift, screenDrift } from './screen-drift.ts';
 
 /**
  * The builds `drift` follows: each toured build that tracks its package's newest release.
- * Why: `claude-2.1.197` is pinned old on purpose (the hook shape before 2.1.200) and opencode has
- * no passing tour at its pin yet, so its drift would say nothing new.
+ * Why: `claude-2.1.197` is pinned old on purpose (the hook shape before 2.1.200).
  */
 export const DRIFT_BUILDS = [
   'claude',
   'codex',
   'gemini',
   'qwen',
+  'opencode',
 ] as const satisfies readonly (keyof typeof LAB_AGENTS)[];
 export type DriftBuild = (typeof DRIFT_BUILDS)[number];
 

@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { compareInterleaved, compareWithFloor } from './measure.ts';
+
+const scope = globalThis as { gc?: () => void };
+const saved = scope.gc;
+afterEach(() => {
+  if (saved === undefined) delete scope.gc;
+  else scope.gc = saved;
+});
+
+describe('the compare kit', () => {
+  it('collects garbage before every timed side when the runner exposes gc, in the order the sides run', async () => {
+    const log: string[] = [];
+    scope.gc = () => log.push('gc');
+    await compareInterleaved(
+      () => log.push('ours'),
+      () => log.push('base'),
+      { samples: 2, warmup: 0 },
+    );
+    expect(log).toEqual(['gc', 'ours', 'gc', 'base', 'gc', 'base', 'gc', 'ours']);
+  });
+
+  it('rotates the three sides of a floor comparison and reports each median', async () => {
+    const order: string[] = [];
+    delete scope.gc;
+    const c = await compareWithFloor(
+      () => order.push('o'),
+      () => order.push('f'),
+      () => order.push('b'),
+      { samples: 3, warmup: 0 },
+    );
+    expect(order.join('')).toBe('ofbfbobof');
+    expect(c.ratio).toBeCloseTo(c.ours / c.baseline);
+    expect(c.floor).toBeCloseTo(c.floorNs / c.baseline);
+  });
+});
