@@ -1,5 +1,6 @@
+import { Worker } from 'node:worker_threads';
 import { until } from '@orca/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SCREEN_BACKLOG_HIGH_CHARS, SCREEN_WORKER_RESTARTS_MAX } from '../constants.ts';
 import { createPaneScreen, type PaneScreen } from './screen.ts';
 import { createScreenPool, defaultScreenWorkers, type ScreenPool } from './screen-pool.ts';
@@ -98,6 +99,23 @@ describe('createScreenPool', () => {
     expect(sent).toBeGreaterThan(SCREEN_BACKLOG_HIGH_CHARS);
     await until('the resume', () => flow.length === 2);
     expect(flow).toEqual([true, false]);
+    screen.write('end');
+    expect((await shows(screen, 'end')).at(-1)).toContain('end');
+  });
+
+  it('past half the high mark it asks the worker where it is once, not once per write', async () => {
+    const p = pool(1);
+    await p.ready();
+    const screen = createPaneScreen({ cols: 80, rows: 4, engine: p.engine });
+    const posted = vi.spyOn(Worker.prototype, 'postMessage');
+    const chunk = `${'x'.repeat(8 * 1024 - 2)}\r\n`;
+    // Why: 90 % of the high mark in one turn: no state can come back in between, and no pause.
+    for (let sent = 0; sent < SCREEN_BACKLOG_HIGH_CHARS * 0.9; sent += chunk.length) screen.write(chunk);
+    await until('the batch to go out', () => posted.mock.calls.length > 0);
+    const ops = posted.mock.calls.flatMap(([m]) => (m as { ops?: (readonly unknown[])[] }).ops ?? []);
+    posted.mockRestore();
+    expect(ops.filter((op) => op[0] === 'write').length).toBeGreaterThan(200);
+    expect(ops.filter((op) => op[0] === 'sync')).toHaveLength(1);
     screen.write('end');
     expect((await shows(screen, 'end')).at(-1)).toContain('end');
   });

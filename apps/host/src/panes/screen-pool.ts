@@ -288,8 +288,9 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       write(display, at) {
         if (link.fallback) return link.fallback.write(display, at);
         input(lane, link, ['write', link.id, display, at], { data: display, at });
-        // Why: half way up, ask where the worker is, so the mark is judged on fresh numbers.
-        if (link.pendingChars > SCREEN_BACKLOG_HIGH_CHARS / 2) requestSync(lane, link);
+        // Why: half way up, ask where the worker is, so the mark is judged on fresh numbers — one
+        // question at a time: a sync per write made the worker render its rows for every chunk.
+        if (link.pendingChars > SCREEN_BACKLOG_HIGH_CHARS / 2 && link.asked <= link.parsed) requestSync(lane, link);
         if (link.pendingChars > SCREEN_BACKLOG_HIGH_CHARS) setPaused(link, true);
       },
       resize(c, r) {
