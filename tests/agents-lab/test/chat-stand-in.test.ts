@@ -24,6 +24,26 @@ const QWEN_TOOLS = [
   ]),
   fn('edit', { file_path: {}, old_string: {}, new_string: {} }, ['file_path', 'old_string', 'new_string']),
 ];
+// Droid 0.225.2 (airgap mode): `Execute`, `Edit`, `Create`, `Read`; no `FetchUrl` offered.
+const DROID_TOOLS = [
+  fn(
+    'Execute',
+    {
+      summary: { type: 'string' },
+      command: { type: 'string' },
+      timeout: { type: 'number' },
+      riskLevelReason: { type: 'string' },
+      riskLevel: { type: 'string', enum: ['low', 'medium', 'high'] },
+    },
+    ['summary', 'command', 'riskLevelReason', 'riskLevel'],
+  ),
+  fn('Edit', { file_path: {}, old_str: {}, new_str: {}, change_all: { type: 'boolean' } }, [
+    'file_path',
+    'old_str',
+    'new_str',
+  ]),
+  fn('Create', { file_path: {}, content: {} }, ['file_path', 'content']),
+];
 const offered = (tools: ReturnType<typeof fn>[]) =>
   tools.map((t) => ({
     name: t.function.name,
@@ -50,6 +70,53 @@ describe('Chat Completions stand-in: tool calls in each CLI’s own names', () =
       args: { file_path: '/p/R.md', old_string: 'a', new_string: 'b' },
     });
     expect(chatToolCall({ tool: 'write', path: '/p/x', content: 'y' }, offered(QWEN_TOOLS))).toBeNull();
+  });
+
+  it('fills Droid’s tools: the shell’s description is its `summary`, its risk fields from the schema', () => {
+    expect(
+      chatToolCall({ tool: 'shell', command: 'sleep 4', description: 'Run the slow tool' }, offered(DROID_TOOLS)),
+    ).toEqual({
+      name: 'Execute',
+      args: { command: 'sleep 4', summary: 'Run the slow tool', riskLevelReason: expect.any(String), riskLevel: 'low' },
+    });
+    expect(chatToolCall({ tool: 'edit', path: '/p/R.md', oldText: 'a', newText: 'b' }, offered(DROID_TOOLS))).toEqual({
+      name: 'Edit',
+      args: { file_path: '/p/R.md', old_str: 'a', new_str: 'b' },
+    });
+    expect(chatToolCall({ tool: 'write', path: '/p/n.txt', content: 'hi' }, offered(DROID_TOOLS))).toEqual({
+      name: 'Create',
+      args: { file_path: '/p/n.txt', content: 'hi' },
+    });
+    expect(chatToolCall({ tool: 'fetch', url: 'http://127.0.0.1:9/x' }, offered(DROID_TOOLS))).toBeNull();
+  });
+
+  it('fills Copilot CLI’s tools (1.0.102 offline: bash, view, create, edit; no web tool)', () => {
+    const copilot = offered([
+      fn('bash', { command: {}, description: {}, shellId: {}, mode: { type: 'string' }, initial_wait: {} }, [
+        'command',
+        'description',
+      ]),
+      fn('view', { path: {}, view_range: { type: 'array' } }, ['path']),
+      fn('create', { path: {}, file_text: {} }, ['path', 'file_text']),
+      fn('edit', { path: {}, old_str: {}, new_str: {} }, ['path']),
+    ]);
+    expect(chatToolCall({ tool: 'shell', command: 'sleep 4', description: 'Run the slow tool' }, copilot)).toEqual({
+      name: 'bash',
+      args: { command: 'sleep 4', description: 'Run the slow tool' },
+    });
+    expect(chatToolCall({ tool: 'read', path: '/p/R.md' }, copilot)).toEqual({
+      name: 'view',
+      args: { path: '/p/R.md' },
+    });
+    expect(chatToolCall({ tool: 'write', path: '/p/n.txt', content: 'hi' }, copilot)).toEqual({
+      name: 'create',
+      args: { path: '/p/n.txt', file_text: 'hi' },
+    });
+    expect(chatToolCall({ tool: 'edit', path: '/p/R.md', oldText: 'a', newText: 'b' }, copilot)).toEqual({
+      name: 'edit',
+      args: { path: '/p/R.md', old_str: 'a', new_str: 'b' },
+    });
+    expect(chatToolCall({ tool: 'fetch', url: 'http://127.0.0.1:9/x' }, copilot)).toBeNull();
   });
 
   it('loads a tool Qwen Code hides: tool_search for it first, tool_call once the history holds that search', () => {

@@ -68,7 +68,10 @@ async function dispatchAndCheck(run: LabRun, prompt: string, size: Row['size'], 
   });
 }
 
-describe.each(['claude', 'codex', 'gemini', 'qwen', 'opencode'])('dispatch delivers exactly once: %s', (build) => {
+/** The builds whose dispatch is toured. */
+const DISPATCH_BUILDS = ['claude', 'codex', 'gemini', 'qwen', 'opencode', 'droid', 'copilot'];
+
+describe.each(DISPATCH_BUILDS)('dispatch delivers exactly once: %s', (build) => {
   for (const order of [
     ['short', '5 KB'],
     ['5 KB', 'short'],

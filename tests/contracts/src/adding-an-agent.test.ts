@@ -197,7 +197,7 @@ describe('adding an agent, as the README says', () => {
         {
           cwd: ROOT,
           encoding: 'utf8',
-          timeout: GUIDE_TIMEOUT_MS,
+          timeout: CHECK_TIMEOUT_MS,
         },
       );
       const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}');

@@ -1,5 +1,11 @@
 import { isManagedHookCommand, MANAGED_STEMS as RUNNER_STEMS } from '@orca/command-hooks';
-import { AGENT_IDS, getAgent, installAgent, isManagedCommand, MANAGED_STEMS as TEMPLATE_STEMS } from '@orca/hook-templates';
+import {
+  AGENT_IDS,
+  getAgent,
+  installAgent,
+  isManagedCommand,
+  MANAGED_STEMS as TEMPLATE_STEMS,
+} from '@orca/hook-templates';
 import fc from 'fast-check';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';

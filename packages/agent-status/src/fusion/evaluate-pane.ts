@@ -2,7 +2,7 @@ import type { AgentId } from '../agent-ids.ts';
 import { validRowList } from '../hooks/row-schema.ts';
 import { PERMISSION_DIALOG_DRAW_GRACE_MS, SPINNER_FRAME_AFTER_DONE_MS } from '../limits.ts';
 import { type BlockedSignal, findBlockedSignal } from '../screen/blocked-signal.ts';
-import { composerAtBottom } from '../screen/composers.ts';
+import { activityAtBottom, composerAtBottom, restingAtBottom } from '../screen/composers.ts';
 import { buildMatchWindow, type MatchWindow, screenHasContent } from '../screen/match-window.ts';
 import { findMenuShape } from '../screen/selection-menus.ts';
 import { classifyTitle, type TitleClass } from '../title/classify-title.ts';
@@ -37,6 +37,9 @@ export type VerdictRule =
   | 'title'
   | 'title-proven-by-process'
   | 'composer-of-agent-in-front'
+  | 'activity-of-agent-in-front'
+  | 'status-line-of-agent-in-front'
+  | 'status-line-overrides-row'
   | 'no-proof';
 
 export type { ForegroundView, ProbeAnswers } from './foreground-read.ts';
@@ -125,6 +128,8 @@ interface PaneFacts {
   /** A live title newer than the explicit (non-permission) row says what the agent does now. */
   titleOverridesRow: boolean;
   titleOverrideStatus: AgentStatus;
+  /** The agent's own status line says it is at rest, over a `working` row (Copilot CLI). */
+  statusLineEndedTurn: boolean;
 }
 
 const NEEDS_FOREGROUND = Symbol('needs-foreground');
@@ -154,6 +159,7 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
     signalHoldsIfAgent: false,
     titleOverridesRow: false,
     titleOverrideStatus: null,
+    statusLineEndedTurn: false,
   };
   if (e.exited === true) return facts;
 
@@ -206,6 +212,10 @@ function gatherFacts(e: PaneEvidence, options: EvaluateOptions): PaneFacts {
     titleAt - explicit.receivedAt < SPINNER_FRAME_AFTER_DONE_MS;
   facts.titleOverridesRow = titleNewer && !lastFrameAfterDone && (explicitTitle || plainTitleEndedTurn);
   facts.titleOverrideStatus = explicitTitle ? title.status : 'idle';
+  // Why: Copilot CLI 1.0.102 fires no hook when a turn ends in an API error (a `recoverable`
+  // ErrorOccurred, then nothing) and never changes its name-only title; its status line does.
+  facts.statusLineEndedTurn =
+    explicit?.state === 'working' && signal === null && restingAtBottom(explicit.source, window.lines);
   return facts;
 }
 
@@ -280,14 +290,10 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
       if (view?.unreadable) waitValue = undefined;
       else waitValue = running ? { source: 'hook', since: explicit.receivedAt } : null;
     }
-    const status = f.titleOverridesRow ? f.titleOverrideStatus : mapRow(explicit);
-    return analysisOf(
-      f,
-      running ? status : null,
-      running,
-      waitValue,
-      f.titleOverridesRow ? 'title-overrides-row' : 'hook-row',
-    );
+    const ended = !f.titleOverridesRow && f.statusLineEndedTurn && view?.agent === explicit.source;
+    const status = f.titleOverridesRow ? f.titleOverrideStatus : ended ? 'idle' : mapRow(explicit);
+    const rule = f.titleOverridesRow ? 'title-overrides-row' : ended ? 'status-line-overrides-row' : 'hook-row';
+    return analysisOf(f, running ? status : null, running, waitValue, rule);
   }
 
   if (title.status !== null && e.title) {
@@ -295,6 +301,14 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
     // exited agent's `✋` title must not hold the pane (issue 12) unless that agent is in front again.
     const stale = e.title.restored === true || e.title.live !== true;
     const needsProof = title.kind === 'opencode-native' || title.kind === 'activity-only' || stale;
+    // Why: Copilot CLI's title is its name alone whatever it does, and no hook says when an approved
+    // tool starts to run (its dialog row healed); its status line (`Working … esc esc interrupt`) does.
+    if (!stale && title.kind === 'name-only' && signal === null && title.agent !== null) {
+      if (activityAtBottom(title.agent, f.window.lines)) {
+        if (fg === undefined) return NEEDS_FOREGROUND;
+        if (fg.agent === title.agent) return analysisOf(f, 'working', true, waitValue, 'status-line-of-agent-in-front');
+      }
+    }
     if (!needsProof) return analysisOf(f, title.status, true, waitValue, 'title');
     if (fg === undefined) return NEEDS_FOREGROUND;
     const proven = fg.agent !== null && (!stale || title.agent === null || sameGroup(title.agent, fg.agent));
@@ -306,6 +320,11 @@ function decide(f: PaneFacts, fg: ForegroundView | undefined): PaneAnalysis | ty
   // agent in front showing its own composer and no prompt is at its prompt.
   if (fg.agent !== null && signal === null && composerAtBottom(fg.agent, f.window.lines)) {
     return analysisOf(f, 'idle', true, waitValue, 'composer-of-agent-in-front');
+  }
+  // Why: Droid fires no hook when its approval is answered and its title never says what it does;
+  // while the approved tool runs (its dialog row healed) only its own in-progress line says so.
+  if (fg.agent !== null && signal === null && activityAtBottom(fg.agent, f.window.lines)) {
+    return analysisOf(f, 'working', true, waitValue, 'activity-of-agent-in-front');
   }
   return analysisOf(f, null, fg.agent !== null, waitValue, 'no-proof');
 }

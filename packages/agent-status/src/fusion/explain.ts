@@ -49,6 +49,9 @@ const AUTHORITY: Readonly<Record<VerdictRule, VerdictAuthority | 'row'>> = {
   title: 'title',
   'title-proven-by-process': 'title',
   'composer-of-agent-in-front': 'process',
+  'activity-of-agent-in-front': 'process',
+  'status-line-of-agent-in-front': 'process',
+  'status-line-overrides-row': 'process',
   'no-proof': 'none',
 };
 
@@ -129,7 +132,8 @@ export async function explainAnalysis(
   const screenDecided = rule === 'screen-prompt' || rule === 'screen-prompt-agent-in-front';
   if (explicit && !isPermissionRow(explicit) && (screenDecided || rule === 'title-asks-permission'))
     explanation.overrode.push(rowWords);
-  if (explicit && rule === 'title-overrides-row') explanation.overrode.push(rowWords);
+  if (explicit && (rule === 'title-overrides-row' || rule === 'status-line-overrides-row'))
+    explanation.overrode.push(rowWords);
   if (rule === 'hook-row' && title.status !== null && title.status !== verdict.status)
     explanation.overrode.push(`the title (${title.status})`);
   if (signal && !screenDecided)

@@ -191,6 +191,118 @@ describe('rows the real CLIs leave behind', () => {
   });
 });
 
+describe('Droid 0.225.2 (agents lab): no hook answers its approval, its title never says what it does', () => {
+  const droid = (state: StatusRow['state'], at: number, extra: Partial<StatusRow> = {}) =>
+    row(state, at, { source: 'droid', ...extra });
+  const APPROVAL = [
+    '   Execute sleep 4',
+    '  Command to approve · low risk',
+    '│  Yes, allow │',
+    '│  Yes, and always allow low impact commands (file edits and read-only commands) │',
+    '│  No, cancel │',
+    '  ↑↓ navigate   Enter select   Esc cancel   Alt/Option+E to inspect approval details',
+  ];
+  const RUNNING = [
+    '   Execute sleep 4',
+    ' ⠇ Executing...  (Press ESC to stop)',
+    ' Auto (Off) · all actions require approval       Lab model',
+    '│ > Enter to steer · Ctrl+Enter to queue │',
+    '[⏱ 8s] ? for help                                IDE ◌',
+  ];
+  const IDLE = [
+    ' Auto (Off) · all actions require approval       Lab model',
+    '│ > Try "Search the documentation for this library" │',
+    '? for help                                       IDE ◌',
+  ];
+  const title = { text: '⛬ Lab session', live: true, at: 1500 };
+  const rows = [droid('working', 1000), droid('working', 1100), droid('waiting', 1200, { dialog: true })];
+
+  it('its approval box is an approval wait; once answered the approved tool runs: working', async () => {
+    expect(await verdict(ev({ rows, screen: APPROVAL, title, probe: fg('droid'), waitBlockedAt: 1300 }))).toEqual({
+      status: 'permission',
+      isRunningAgent: true,
+      agentWait: { source: 'prompt-text', reason: 'agent-approval-prompt', since: 1300 },
+    });
+    expect(await verdict(ev({ rows, screen: RUNNING, title, probe: fg('droid'), promptSeenAt: 1300 }))).toEqual({
+      status: 'working',
+      isRunningAgent: true,
+      agentWait: null,
+    });
+  });
+
+  it('at startup (no hook but the ignored SessionStart) its composer says idle; a shell in front says nothing', async () => {
+    const start = ev({ screen: IDLE, title: { text: '⛬ New Session', live: true, at: 900 }, probe: fg('droid') });
+    expect(await verdict(start)).toEqual({ status: 'idle', isRunningAgent: true, agentWait: null });
+    expect((await verdict({ ...start, probe: fg('bash') })).status).toBeNull();
+    expect((await verdict({ ...start, screen: RUNNING, probe: fg('bash') })).status).toBeNull();
+  });
+
+  it('a working row under a newer plain title stays working while its in-progress line shows', async () => {
+    const v = await verdict(ev({ rows: [droid('working', 1000)], screen: RUNNING, title, probe: fg('droid') }));
+    expect(v.status).toBe('working');
+  });
+});
+
+describe('Copilot CLI 1.0.102 (agents lab): a name-only title; its status line says what it does', () => {
+  const copilot = (state: StatusRow['state'], at: number, extra: Partial<StatusRow> = {}) =>
+    row(state, at, { source: 'copilot', ...extra });
+  const composer = (status: string) => [' /tmp/p', '─'.repeat(40), '❯ ', '─'.repeat(40), status];
+  const APPROVAL = [
+    '╭──────────────────────────────────────────╮',
+    '│ Run the slow tool                        │',
+    '│ │ sleep 4 && touch slow-tool-ran.txt │   │',
+    '│ Do you want to run this command?         │',
+    '│                                          │',
+    '│ ❯ 1. Yes                                 │',
+    "│   2. Yes, and don't ask again for `sleep` │",
+    '│   3. No, and tell Copilot what to do differently (Esc to stop) │',
+    '│                                          │',
+    '│ ↑/↓ to navigate · enter to select · esc to cancel │',
+    '╰──────────────────────────────────────────╯',
+  ];
+  const RUNNING = composer(' ◉ Working · 108 B esc esc interrupt                 lab-model');
+  const AT_REST = [
+    ' ✗ 400 lab: scripted API error',
+    ...composer(' ← open sidebar · Interactive · Manual Approval · / commands · ? help · tab next tab   lab-model'),
+  ];
+  const title = { text: 'run the slow tool - GitHub Copilot', live: true, at: 900 };
+  const asked = [copilot('working', 1000), copilot('working', 1100), copilot('waiting', 1200, { dialog: true })];
+
+  it('its permission_prompt is an approval wait; answered, the approved tool runs with no hook: working', async () => {
+    expect(
+      await verdict(ev({ rows: asked, screen: APPROVAL, title, probe: fg('copilot'), waitBlockedAt: 1300 })),
+    ).toEqual({
+      status: 'permission',
+      isRunningAgent: true,
+      agentWait: { source: 'prompt-text', reason: 'agent-approval-prompt', since: 1300 },
+    });
+    expect(
+      await verdict(ev({ rows: asked, screen: RUNNING, title, probe: fg('copilot'), promptSeenAt: 1300 })),
+    ).toEqual({
+      status: 'working',
+      isRunningAgent: true,
+      agentWait: null,
+    });
+  });
+
+  it('a turn that ended in an API error (ErrorOccurred, no Stop) is idle once its status line is at rest', async () => {
+    const rows = [copilot('working', 1000)];
+    expect(await verdict(ev({ rows, screen: AT_REST, title, probe: fg('copilot') }))).toEqual({
+      status: 'idle',
+      isRunningAgent: true,
+      agentWait: null,
+    });
+    expect((await verdict(ev({ rows, screen: RUNNING, title, probe: fg('copilot') }))).status).toBe('working');
+  });
+
+  it('another agent’s screen with the same words changes nothing', async () => {
+    const rows = [row('working', 1000)];
+    expect((await verdict(ev({ rows, screen: AT_REST, title: undefined, probe: fg('claude') }))).status).toBe(
+      'working',
+    );
+  });
+});
+
 describe('tui-idle and the send guard on real screens', () => {
   it('a working agent is never tui-idle, even after an accepted prompt and a recognised foreground', async () => {
     const e = ev({

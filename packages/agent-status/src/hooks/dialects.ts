@@ -255,12 +255,15 @@ export const droidDialect: Dialect = (event, payload) => {
         payload.requires_approval === true || payload.requiresApproval === true || payload.needs_approval === true;
       return toolNameOf(payload) === 'AskUser' || approval ? WAIT : W;
     }
+    // Why: Droid draws these waits as its approval dialog and fires no hook when one is answered
+    // (0.225.2, agents lab: Notification, then PostToolUse only after the approved tool ran); the
+    // dialog on screen, not a later hook, proves the wait is still open.
     case 'permissionrequest':
-      return WAIT;
+      return DIALOG_WAIT;
     case 'notification': {
       const text =
         `${stringField(payload, 'notification_type', 'notificationType') ?? ''} ${stringField(payload, 'message') ?? ''}`.toLowerCase();
-      if (text.includes('permission') || text.includes('approval')) return WAIT;
+      if (text.includes('permission') || text.includes('approval')) return DIALOG_WAIT;
       if (text.includes('idle') || text.includes('waiting for your input')) return DONE;
       return null;
     }
@@ -285,7 +288,11 @@ export const copilotDialect: Dialect = (event, payload) => {
       return toolNameOf(payload) === 'ask_user' ? BLOCK : W;
     case 'notification': {
       const type = stringField(payload, 'notification_type', 'notificationType', 'type');
-      return type === 'permission_prompt' || type === 'elicitation_dialog' ? BLOCK : null;
+      // Why: 1.0.102 draws a `permission_prompt` as its approval dialog and fires no hook when it is
+      // answered (agents lab: PostToolUse only after the approved tool ran, nothing after a deny);
+      // the dialog on screen, not a later hook, proves the wait is still open.
+      if (type === 'permission_prompt') return DIALOG_WAIT;
+      return type === 'elicitation_dialog' ? BLOCK : null;
     }
     case 'stop':
     case 'sessionend':

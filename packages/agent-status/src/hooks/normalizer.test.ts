@@ -137,8 +137,9 @@ const table: Case[] = [
   ['droid', 'PostToolUse', {}, 'working'],
   ['droid', 'PreToolUse', { tool_name: 'AskUser' }, 'waiting', { toolName: 'AskUser' }],
   ['droid', 'PreToolUse', { tool_name: 'Execute', requires_approval: true }, 'waiting', { toolName: 'Execute' }],
-  ['droid', 'PermissionRequest', {}, 'waiting'],
-  ['droid', 'Notification', { message: 'Droid needs your permission to run Execute' }, 'waiting'],
+  // Droid 0.225.2 (agents lab): these waits are its approval dialog; no hook says when it is answered.
+  ['droid', 'PermissionRequest', {}, 'waiting', { dialog: true }],
+  ['droid', 'Notification', { message: 'Droid needs your permission to run Execute' }, 'waiting', { dialog: true }],
   ['droid', 'Notification', { message: 'Droid is waiting for your input' }, 'done'],
   ['droid', 'Stop', {}, 'done'],
   ['droid', 'SessionStart', {}, null],
@@ -149,7 +150,8 @@ const table: Case[] = [
   ['copilot', 'PostToolUse', {}, 'working'],
   ['copilot', 'PostToolUseFailure', {}, 'working'],
   ['copilot', 'PermissionRequest', {}, 'working'],
-  ['copilot', 'Notification', { notification_type: 'permission_prompt' }, 'blocked'],
+  // Copilot 1.0.102 (agents lab): a permission_prompt is its approval dialog; no hook says when it is answered.
+  ['copilot', 'Notification', { notification_type: 'permission_prompt' }, 'waiting', { dialog: true }],
   ['copilot', 'Notification', { notification_type: 'elicitation_dialog' }, 'blocked'],
   ['copilot', 'PreToolUse', { toolName: 'ask_user' }, 'blocked', { toolName: 'ask_user' }],
   ['copilot', 'Stop', {}, 'done'],

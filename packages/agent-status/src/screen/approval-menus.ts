@@ -74,3 +74,24 @@ export function matchCursorApproval(lines: readonly WindowLine[]): MenuSpan | nu
  * @deprecated Use {@link matchApprovalMenu}, which this is.
  */
 export { matchApprovalMenu as matchClaudePermissionMenu } from './selection-menus.ts';
+
+/** Droid's approval footer: `↑↓ navigate   Enter select   Esc cancel   …` (0.225.2, agents lab). */
+const DROID_FOOTER = /^↑↓ navigate\s+enter select\s+esc cancel\b/;
+const DROID_YES = /^yes, allow\b/;
+const DROID_NO = /^no, cancel\b/;
+
+/**
+ * Droid's tool approval (0.225.2, agents lab): rows in a box, the first `Yes, allow`, the last `No, cancel`
+ * (a long row may wrap between them), directly above its `↑↓ navigate   Enter select   Esc cancel`
+ * footer, which ends the window (its hints may wrap onto one more line). The selected row is shown
+ * by colour only, so the rows carry no cursor glyph.
+ */
+export function matchDroidApproval(lines: readonly WindowLine[]): MenuSpan | null {
+  const last = lines.length - 1;
+  const footer = [last, last - 1].find((i) => DROID_FOOTER.test(lines[i]?.text ?? ''));
+  if (footer === undefined || !DROID_NO.test(lines[footer - 1]?.text ?? '')) return null;
+  for (let i = footer - 2; i >= Math.max(0, last - APPROVAL_WINDOW_LINES); i--) {
+    if (DROID_YES.test(lines[i]?.text ?? '')) return { start: i, end: last };
+  }
+  return null;
+}

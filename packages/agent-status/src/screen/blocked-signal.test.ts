@@ -171,3 +171,58 @@ describe('Qwen Code 0.24.4 (agents lab)', () => {
     expect(without?.reason).toBe('agent-approval-prompt');
   });
 });
+
+describe('Droid 0.225.2 tool approval (agents lab screens)', () => {
+  const shell = [
+    '   Execute sleep 4',
+    '           && touch slow-tool-ran.txt',
+    '  Command to approve · low risk',
+    '  ↳ sleep 4 && touch slow-tool-ran.txt',
+    '  Why this needs approval: lab',
+    '╭──────────────────────────────────────────╮',
+    '│  Yes, allow                              │',
+    '│  Yes, and always allow low impact commands (file edits and read-only commands) │',
+    '│  No, cancel                              │',
+    '╰──────────────────────────────────────────╯',
+    '  ↑↓ navigate   Enter select   Esc cancel   Alt/Option+E to inspect approval details',
+  ];
+
+  it('the approval box over its footer is an approval prompt (shell, and edit with its diff hint)', () => {
+    expect(findBlockedSignal(windowFromScreen(shell))).toMatchObject({
+      reason: 'agent-approval-prompt',
+      kind: 'approval',
+      line: '↑↓ navigate   enter select   esc cancel   alt/option+e to inspect approval details',
+    });
+    const edit = [
+      'Edit README.md: (+1 added, -1 removed)',
+      '│   1        # lab project │',
+      '│        1   # edited by the lab │',
+      '│  Yes, allow │',
+      '│  No, cancel │',
+      '  ↑↓ navigate   Enter select   Esc cancel   Ctrl+O expand diff   Alt/Option+E to inspect approval details',
+    ];
+    expect(reasonOf(edit)).toBe('agent-approval-prompt');
+    // a narrow pane wraps the long row and the footer's hints
+    expect(
+      reasonOf([
+        '│  Yes, allow │',
+        '│  Yes, and always allow low │',
+        '│  impact commands │',
+        '│  No, cancel │',
+        '  ↑↓ navigate   Enter select   Esc cancel',
+        '  Alt/Option+E to inspect',
+      ]),
+    ).toBe('agent-approval-prompt');
+  });
+
+  it('twins: no footer, rows that are not its own, or the footer far below are no prompt', () => {
+    expect(reasonOf(shell.slice(0, -1))).toBe(null);
+    expect(reasonOf([...shell.slice(0, 6), '│  Maybe │', '│  No, cancel │', shell.at(-1) ?? ''])).toBe(null);
+    expect(
+      reasonOf([...shell, ' ⠇ Executing...  (Press ESC to stop)', '│ > Enter to steer · Ctrl+Enter to queue │']),
+    ).toBe(null);
+    expect(reasonOf(['│ > Yes, allow │', '│ No, cancel please │', '  ↑↓ navigate   Enter select   Esc cancel'])).toBe(
+      null,
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import { type BlockedReason, reasonKind } from '../blocked-reasons.ts';
 import { KEYWORD_AFTER_CHARS, KEYWORD_BEFORE_CHARS, PERMISSION_CHOICES_WITHIN_CHARS } from '../limits.ts';
-import { matchCursorApproval } from './approval-menus.ts';
+import { matchCursorApproval, matchDroidApproval } from './approval-menus.ts';
 import { codexCancelBelow, findReadyPromptBelow } from './dismissal.ts';
 import { isSharedWindow, type MatchWindow, type WindowLine, windowFromTail } from './match-window.ts';
 import { matchApprovalMenu, matchSelectionMenu } from './selection-menus.ts';
@@ -21,7 +21,7 @@ export interface BlockedSignal {
 
 /** Fast negative: every rule needs one of these (exported for the classify bench's floor). */
 export const SENTINEL =
-  /update available|working directory|just got an upgrade|hooks need review|trust|press enter|press t to|enter [a-z ]{1,24}· esc|permission|run this command|do you want to|would you like to|allow execution|apply this change|esc to cancel|\?\n/;
+  /update available|working directory|just got an upgrade|hooks need review|trust|press enter|press t to|enter [a-z ]{1,24}· esc|permission|run this command|do you want to|would you like to|allow execution|apply this change|esc to cancel|enter select|\?\n/;
 const PRESS_ENTER =
   /press enter to (?:confirm|continue|view|insert)|press t to trust|enter (?:to )?[a-z]+ · esc (?:to )?[a-z]+/g;
 const GENERIC_CONTEXT = /codex|permission|sandbox|trust|hook/;
@@ -221,6 +221,7 @@ function findSignal(input: MatchWindow | string | readonly string[]): BlockedSig
   const menus = [
     j.text.includes('run this command?') ? matchCursorApproval(lines) : null,
     j.text.includes('?\n') ? matchApprovalMenu(lines) : null,
+    j.text.includes('enter select') ? matchDroidApproval(lines) : null,
   ];
   let approval = false;
   for (const menu of menus) {

@@ -46,7 +46,7 @@ export function composerAtBottom(agent: AgentId, lines: readonly WindowLine[]): 
  *
  * @example
  * composerKnown('gemini'); // true
- * composerKnown('droid'); // false
+ * composerKnown('cursor'); // false
  */
 export function composerKnown(agent: AgentId): boolean {
   return Object.hasOwn(COMPOSERS, agent);
@@ -55,6 +55,61 @@ export function composerKnown(agent: AgentId): boolean {
 const geminiPrompt = (lines: readonly WindowLine[]) =>
   promptLineAtBottom(lines, (t) => t === '>' || t.startsWith('> '));
 
+/** Droid's in-progress line above its composer: `⠇ Executing...  (Press ESC to stop)` (0.225.2, agents lab). */
+const DROID_BUSY_LINE = /\(press esc to stop\)$/;
+/** Droid keeps its composer while it works, with a steering hint: `> Enter to steer · Ctrl+Enter to queue`. */
+const DROID_STEER_HINT = /^> enter to steer\b/;
+/** Non-blank lines from the bottom that hold Droid's in-progress line (it, the mode line, the composer, the help line). */
+const DROID_BUSY_SEARCH_LINES = 5;
+
+function droidBusy(lines: readonly WindowLine[]): boolean {
+  for (let i = lines.length - 1; i >= 0 && i >= lines.length - DROID_BUSY_SEARCH_LINES; i--) {
+    if (DROID_BUSY_LINE.test(lines[i]?.text ?? '')) return true;
+  }
+  return false;
+}
+
+/**
+ * The agent shows its own in-progress line at the bottom of the window (Droid's `(Press ESC to
+ * stop)` spinner line). Fusion reads it only for the agent in front, when no hook, OSC row or title
+ * says anything: Droid fires no hook when a tool approval is answered, and its title never says
+ * what it does, so while the approved tool runs only its screen says it works.
+ *
+ * @example
+ * activityAtBottom('droid', windowFromScreen([' ⠇ Executing...  (Press ESC to stop)', '│ > Enter to steer │']).lines); // true
+ */
+export function activityAtBottom(agent: AgentId, lines: readonly WindowLine[]): boolean {
+  if (agent === 'copilot') return copilotStatusLine(lines) === 'working';
+  return agent === 'droid' && droidBusy(lines);
+}
+
+/**
+ * Copilot CLI's status line under its composer (1.0.102, agents lab): `◉ Working · 108 B esc esc
+ * interrupt` (`esc esc edit prompt` before the first token, `esc again to interrupt` after one Esc)
+ * while it works, its key hints (`← open sidebar · Interactive · … · / commands · ? help`) at rest.
+ */
+const COPILOT_WORKING_LINE = /^\S working\b.*\besc (?:esc|again)\b/;
+const COPILOT_HINTS_LINE = /· \/ commands · \? help\b/;
+
+function copilotStatusLine(lines: readonly WindowLine[]): 'working' | 'resting' | null {
+  const text = lines[lines.length - 1]?.text ?? '';
+  if (COPILOT_WORKING_LINE.test(text)) return 'working';
+  return COPILOT_HINTS_LINE.test(text) ? 'resting' : null;
+}
+
+/**
+ * The agent's own status line says it is at rest (Copilot CLI's key hints in place of its
+ * `Working …` line). Fusion reads it over a `working` hook row: Copilot fires no hook when a turn
+ * ends in an API error (a `recoverable` ErrorOccurred, then nothing), and its title is its name
+ * alone whatever it does.
+ *
+ * @example
+ * restingAtBottom('copilot', windowFromScreen(['❯', ' ← open sidebar · Interactive · / commands · ? help']).lines); // true
+ */
+export function restingAtBottom(agent: AgentId, lines: readonly WindowLine[]): boolean {
+  return agent === 'copilot' && copilotStatusLine(lines) === 'resting';
+}
+
 const COMPOSERS: Readonly<Partial<Record<AgentId, (lines: readonly WindowLine[]) => boolean>>> = {
   codex: (lines) => codexComposerAtBottom(lines, -1) >= 0,
   claude: (lines) =>
@@ -62,6 +117,11 @@ const COMPOSERS: Readonly<Partial<Record<AgentId, (lines: readonly WindowLine[])
   gemini: geminiPrompt,
   // Why: Qwen Code (a Gemini CLI fork) draws Gemini's `>   Type your message` line (0.24.4, agents lab).
   qwen: geminiPrompt,
+  // Why: Droid draws `> ` in its boxed composer at rest and while it works (then with a steering
+  // hint under its in-progress line); only the first is its prompt (0.225.2, agents lab).
+  droid: (lines) =>
+    !droidBusy(lines) &&
+    promptLineAtBottom(lines, (t) => (t === '>' || t.startsWith('> ')) && !DROID_STEER_HINT.test(t)),
   // Why: opencode centres its box on the start screen; the line's indent says nothing there.
   opencode: (lines) =>
     promptLineAtBottom(

@@ -12,6 +12,9 @@ describe('parseAgentVersion', () => {
     ['v1.2.3-beta.1', '1.2.3-beta.1'],
     ['no version here', null],
     ['1.2', null],
+    ['GitHub Copilot CLI 1.0.102.\n', '1.0.102'],
+    ['release 1.2.3-rc.1.', '1.2.3-rc.1'],
+    ['1.2.3.4', null],
   ])('%j → %j', (out, want) => {
     expect(parseAgentVersion(out)).toBe(want);
   });

@@ -17,7 +17,8 @@ export const AGENT_VERSION_COMMANDS: Readonly<Record<string, readonly [string, .
   ),
 );
 
-const VERSION = /(?<![\w.])v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)(?![\w.])/;
+// Why: a sentence's full stop may follow (`GitHub Copilot CLI 1.0.102.`); a fourth number may not.
+const VERSION = /(?<![\w.])v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?)(?!\w|\.\w)/;
 
 /**
  * The first `major.minor.patch[-pre]` in a `--version` output (`2.1.332 (Claude Code)`,

@@ -10,6 +10,9 @@ export const LAB_AGENTS = {
   gemini: { pkg: '@google/gemini-cli', command: 'gemini' },
   opencode: { pkg: 'opencode-ai', command: 'opencode' },
   qwen: { pkg: '@qwen-code/qwen-code', command: 'qwen' },
+  copilot: { pkg: '@github/copilot', command: 'copilot' },
+  // Why: the platform package itself (see the catalog): the registry has no wrapper whose binary exists.
+  droid: { pkg: '@factory/cli-linux-x64', command: 'droid' },
 } as const;
 
 /** One installed agent build: its command name, entry file and version. */
@@ -36,7 +39,9 @@ export function platformKey(): string {
 
 /**
  * Where a build's real entry point is. Claude Code ships its native binary in a platform package
- * (`@anthropic-ai/claude-code-<platform>/claude`), opencode in `opencode-<platform>/bin/opencode`; the
+ * (`@anthropic-ai/claude-code-<platform>/claude`), opencode in `opencode-<platform>/bin/opencode`, Droid in
+ * `@factory/cli-<platform>/bin/droid` (the lab depends on that package directly), Copilot CLI in
+ * `@github/copilot-<platform>/copilot`; the
  * lab links those directly instead of relying on the wrappers' postinstall (which pnpm does not run
  * here). Codex, Gemini and Qwen Code run through their Node launchers, as `npm i -g` users do.
  */
@@ -57,6 +62,12 @@ export function resolveAgentBinary(build: keyof typeof LAB_AGENTS, packagesDir?:
   } else if (spec.command === 'opencode') {
     const wrapperRequire = createRequire(path.join(dir, 'package.json'));
     target = path.join(packageDir(`opencode-${platformKey()}`, wrapperRequire), 'bin', 'opencode');
+  } else if (spec.command === 'copilot') {
+    // Why: `@github/copilot-<platform>` exports only its binary (no `./package.json` subpath).
+    const wrapperRequire = createRequire(path.join(dir, 'package.json'));
+    target = wrapperRequire.resolve(`@github/copilot-${platformKey()}`);
+  } else if (spec.command === 'droid') {
+    target = path.join(dir, 'bin', 'droid');
   } else {
     const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[spec.command];
     if (!bin) throw new Error(`${spec.pkg} declares no ${spec.command} bin`);

@@ -18,7 +18,7 @@ export interface SeedContext {
 }
 
 /** The agents the lab runs (hook-templates ids). */
-export type LabAgentId = 'claude' | 'codex' | 'gemini' | 'opencode' | 'qwen';
+export type LabAgentId = 'claude' | 'codex' | 'gemini' | 'opencode' | 'qwen' | 'droid' | 'copilot';
 
 /** How the lab runs one agent CLI offline: its model stand-in, home, environment and argv. */
 export interface AgentProfile {

@@ -36,7 +36,8 @@ function deferredTool(call: ToolCall): { name: string; args: Record<string, unkn
 /** Argument names each CLI uses for one meaning. */
 const ARG_NAMES = {
   command: ['command', 'cmd'],
-  description: ['description'],
+  // Why: Droid's `Execute` names it `summary` (a 3–8 word sentence-case line, 0.225.2).
+  description: ['description', 'summary'],
   path: ['filePath', 'file_path', 'absolute_path', 'path'],
   content: ['content', 'file_text'],
   oldText: ['oldString', 'old_string', 'old_str'],

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { BlockedReason } from '@orca/agent-status';
 import type { AgentProfile } from '../agents/profile.ts';
 import type { LabRun } from '../harness/lab-run.ts';
 import type { MomentSpec } from '../harness/scenario-runner.ts';
 import { selectOption } from '../harness/select-option.ts';
-import type { BlockedReason } from '@orca/agent-status';
 import { byPrompt, type Reply, type ReplyPicker } from '../model/scenario.ts';
 
 /** What the lab reads off a pane to tell a moment: the rendered screen and the window title. */
