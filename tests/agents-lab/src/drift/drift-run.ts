@@ -19,6 +19,8 @@ export const DRIFT_BUILDS = [
   'gemini',
   'qwen',
   'opencode',
+  'droid',
+  'copilot',
 ] as const satisfies readonly (keyof typeof LAB_AGENTS)[];
 export type DriftBuild = (typeof DRIFT_BUILDS)[number];
 
