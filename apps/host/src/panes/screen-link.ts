@@ -27,6 +27,8 @@ export interface PaneLink {
   parsed: number;
   /** Highest input count a `sync` was sent for. */
   asked: number;
+  /** A `sync` went out and no `state` for this pane came back since. */
+  syncOutstanding: boolean;
   waiters: { upTo: number; resolve: () => void }[];
   /** Inputs `parsed + 1 … written`, kept to rebuild the screen on a new worker. */
   pending: PendingInput[];
@@ -57,6 +59,7 @@ export function newPaneLink(
     written: 0,
     parsed: 0,
     asked: 0,
+    syncOutstanding: false,
     waiters: [],
     pending: [],
     pendingChars: 0,

@@ -143,6 +143,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
         link.title(event[2], event[3]);
         continue;
       }
+      link.syncOutstanding = false;
       acknowledge(link, event[2]);
       if (event[3] !== null) link.mirrorRows = Object.freeze(event[3]);
       if (event[4] !== null) link.modes = event[4];
@@ -157,6 +158,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
   const requestSync = (lane: Lane, link: PaneLink): void => {
     if (link.asked >= link.written) return;
     link.asked = link.written;
+    link.syncOutstanding = true;
     send(lane, ['sync', link.id]);
   };
   const setPaused = (link: PaneLink, paused: boolean): void => {
@@ -228,6 +230,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
       link.written = 0;
       link.parsed = 0;
       link.asked = 0;
+      link.syncOutstanding = false;
       link.pending = [];
       link.pendingChars = 0;
       setPaused(link, false);
@@ -290,7 +293,7 @@ export function createScreenPool(opts: ScreenPoolOptions): ScreenPool {
         input(lane, link, ['write', link.id, display, at], { data: display, at });
         // Why: half way up, ask where the worker is, so the mark is judged on fresh numbers — one
         // question at a time: a sync per write made the worker render its rows for every chunk.
-        if (link.pendingChars > SCREEN_BACKLOG_HIGH_CHARS / 2 && link.asked <= link.parsed) requestSync(lane, link);
+        if (link.pendingChars > SCREEN_BACKLOG_HIGH_CHARS / 2 && !link.syncOutstanding) requestSync(lane, link);
         if (link.pendingChars > SCREEN_BACKLOG_HIGH_CHARS) setPaused(link, true);
       },
       resize(c, r) {

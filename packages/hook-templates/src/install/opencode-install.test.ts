@@ -98,6 +98,7 @@ interface PluginHooks {
 describe('opencode: the generated plugin, run under Node with the real script and curl', () => {
   let server: RecordingServer;
   let hooks: PluginHooks;
+  let factory: (() => Promise<PluginHooks>) | undefined;
   const token = 'opencode-plugin-token';
 
   beforeAll(async () => {
@@ -119,7 +120,7 @@ describe('opencode: the generated plugin, run under Node with the real script an
       string,
       () => Promise<PluginHooks>
     >;
-    const factory = Object.values(mod)[0];
+    factory = Object.values(mod)[0];
     if (factory === undefined) throw new Error('the plugin exports no factory');
     hooks = await factory();
   });
@@ -137,7 +138,7 @@ describe('opencode: the generated plugin, run under Node with the real script an
     });
   };
 
-  it('posts a turn in order: start, prompt, permission, reply, idle; drops subagent and repeated status', async () => {
+  it("posts a turn in order: start, prompt, permissions (a subagent's too), reply, idle; drops subagent and repeated status", async () => {
     const bus = (type: string, properties: unknown) => hooks.event({ event: { type, properties } });
     await bus('session.created', { info: { id: 'child', parentID: 'lead' } });
     await hooks['chat.message'](
@@ -152,6 +153,7 @@ describe('opencode: the generated plugin, run under Node with the real script an
     );
     await bus('session.status', { sessionID: 'lead', status: { type: 'busy' } });
     await bus('session.status', { sessionID: 'child', status: { type: 'idle' } });
+    await bus('permission.asked', { sessionID: 'child', permission: 'edit', title: 'a.ts' });
     await bus('permission.asked', { sessionID: 'lead', permission: 'bash', title: 'ls' });
     await bus('permission.replied', { sessionID: 'lead', reply: 'once' });
     await bus('session.status', { sessionID: 'lead', status: { type: 'busy' } });
@@ -159,17 +161,20 @@ describe('opencode: the generated plugin, run under Node with the real script an
     await bus('session.idle', { sessionID: 'lead' });
     await bus('not.an.event', null);
     await hooks.event({ event: 42 });
+    await factory?.(); // opencode loading the plugin again is no new session
 
-    const got = await events(5);
+    const got = await events(6);
     expect(got.map((g) => g.event)).toEqual([
       'SessionStart',
       'UserPromptSubmit',
+      'PermissionRequest',
       'PermissionRequest',
       'PermissionReplied',
       'SessionIdle',
     ]);
     expect(got[1]?.body.prompt).toBe('fix the "bug" $(id)');
-    expect(got[2]?.body).toMatchObject({ session_id: 'lead', permission: 'bash', title: 'ls' });
+    expect(got[2]?.body).toMatchObject({ session_id: 'child', permission: 'edit', title: 'a.ts' });
+    expect(got[3]?.body).toMatchObject({ session_id: 'lead', permission: 'bash', title: 'ls' });
     expect(server.byToken(token).every((r) => r.url === '/hook/opencode')).toBe(true);
     expect(OPENCODE_PLUGIN_EVENTS).toEqual(expect.arrayContaining(got.map((g) => g.event)));
   });
