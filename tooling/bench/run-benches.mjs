@@ -94,7 +94,12 @@ function killLeftovers(pgid, file) {
   } catch {
     // ps found none, or is absent
   }
-  // Why: a helper that is already exiting (tsx's esbuild service) shows here for a moment; ps names it only if it stays.
+  // Why: the esbuild service of the bench's tsx ends a moment after it; it is killed with the rest
+  // but is no leftover of the bench, so only the others are named.
+  names = names
+    .split(/\s+(?=\d+\s)/)
+    .filter((entry) => entry !== '' && !/^\d+ esbuild$/.test(entry))
+    .join(' ');
   if (names !== '')
     process.stderr.write(`bench: ${path.relative(root, file)} left processes behind (${names}); killing them\n`);
   try {
