@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { compareInterleaved, compareWithFloor, reportBench } from '@orca/bench';
 import { AGENT_IDS } from '../src/agents/sources.ts';
 import { formatEndpointEnv } from '../src/endpoint/format.ts';
-import { BENCH_SHELL, benchScripts, payloadOf, run, scriptFloor } from './support.ts';
+import { BENCH_SHELL, benchScripts, payloadOf, postTransportOf, run, scriptFloor } from './support.ts';
 
 // post: each POSIX script posting 512 KiB to a loopback listener vs bare `curl --data-binary @-`,
 // on the host's default transport (raw-json-v1, read from the endpoint file as a host writes it);
@@ -35,27 +35,38 @@ const env = {
   ORCA_AGENT_HOOK_ENDPOINT: endpointFile,
 };
 const formEnv = { ...env, ORCA_AGENT_HOOK_ENDPOINT: '' };
-const bare = ['curl', '-q', '-sS', '-o', '/dev/null', '--data-binary', '@-', `http://127.0.0.1:${port}/hook/codex`];
+const url = `http://127.0.0.1:${port}/hook/codex`;
+const bare = ['curl', '-q', '-sS', '-o', '/dev/null', '--data-binary', '@-', url];
+// Why: an agent with an extra field (antigravity's and copilot's event name, grok's home) posts a
+// form, since the raw-json-v1 meta header carries only its six positional fields; curl
+// url-encoding the payload is then part of the least its job needs.
+const bareForm = ['curl', '-q', '-sS', '-o', '/dev/null', '--data-urlencode', 'payload@-', url];
 // The floor of a script that can spool: the payload captured before it is posted (a host that is
 // down must not lose it), then posted from the capture — plain sh, one curl, nothing checked. An
 // agent whose script bounds its read (it may hold stdin open) starts a reader program as well, and
 // one whose agent strips the env reads its ancestors' environ.
-const captureThenPost = (capture: string, extra: string): string =>
-  `payload=$(${capture})\n${extra}\n${bare.join(' ')} <<ORCA_PAYLOAD\n$payload\nORCA_PAYLOAD\n`;
+const captureThenPost = (capture: string, extra: string, post: readonly string[]): string =>
+  `payload=$(${capture})\n${extra}\n${post.join(' ')} <<ORCA_PAYLOAD\n$payload\nORCA_PAYLOAD\n`;
 for (const agent of AGENT_IDS) {
   const own = scriptFloor(agent);
-  const floorScript = captureThenPost(own?.capture ?? 'cat', own?.extra ?? ':');
+  const transport = postTransportOf(agent);
+  const floorScript = captureThenPost(
+    own?.capture ?? 'cat',
+    own?.extra ?? ':',
+    transport === 'form' ? bareForm : bare,
+  );
   const c = await compareWithFloor(
     () => run([BENCH_SHELL, scripts[agent]], payload, env),
     () => run([BENCH_SHELL, '-c', floorScript], payload, env),
     () => run(bare, payload, env),
-    { samples: 15, warmup: 1 },
+    { samples: 31, warmup: 2 },
   );
   // Why: ≤ 1.15× bare curl left no room for the capture a spool needs; the capture is the floor.
   // The margin: the script's own checks (≤ 1.5× \`sh -c true\`, the template rows, ~10 % of a post)
   // and the spread of one run (scripts with the same plan differ by up to ±10 % here).
   reportBench({
-    name: `post ${agent} (512 KiB, loopback, /bin/sh, raw-json-v1)`,
+    name: `post ${agent} (512 KiB, loopback, /bin/sh, host offers raw-json-v1)`,
+    detail: `posts ${transport}`,
     ...c,
     target: '<= floor × 1.25',
     unit: 'ns',

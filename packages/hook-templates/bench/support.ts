@@ -16,6 +16,12 @@ function stepsOf(agent: AgentId): readonly string[] {
   );
 }
 
+/** The transport `agent`'s POSIX script posts on when the host offers raw-json-v1. */
+export function postTransportOf(agent: AgentId): 'form' | 'raw-json-v1' {
+  const post = planFor(agent, { os: 'posix', dialect: 'sh' }).steps.find((s) => s.op === 'post');
+  return post?.op === 'post' ? post.transport : 'form';
+}
+
 /** The floor of a bounded read: the reader program started and reading stdin to its end, nothing else. */
 const BOUNDED_READ = `python3 -c 'import os, sys; sys.stdout.buffer.write(sys.stdin.buffer.read())'`;
 

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { measureMedian, reportBench } from '@orca/bench';
+import { measureSides, reportBench } from '@orca/bench';
 import { AGENT_IDS } from '../src/agents/sources.ts';
 import { BENCH_SHELL, benchScripts, payloadOf, run, scriptFloor } from './support.ts';
 
@@ -26,30 +26,31 @@ const env = {
   ORCA_PANE_KEY: 'bench:0b6e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b',
 };
 const opts = { samples: 11, warmup: 2 };
-const baseline = await measureMedian(() => run([BENCH_SHELL, '-c', 'true'], payload, env), opts);
-const piped = await measureMedian(() => run([BENCH_SHELL, '-c', `${join(bin, 'curl')}`], payload, env), opts);
-// Why: a script that bounds its read or recovers its env from ancestors does that work too; its
-// floor is that work written plainly, piped into the stand-in, less the plain pipe, and it gets the
+const baseline = () => run([BENCH_SHELL, '-c', 'true'], payload, env);
+const piped = () => run([BENCH_SHELL, '-c', `${join(bin, 'curl')}`], payload, env);
+// Why: every side of a row (the script, the plain pipe, `sh -c true`, and the floor when there is
+// one) is timed in the same rounds, so a slow spell of the machine cannot land on one side only.
+// A script that bounds its read or recovers its env from ancestors does that work too; its floor
+// is that work written plainly, piped into the stand-in, less the plain pipe, and it gets the
 // others' 1.5 on top.
 for (const agent of AGENT_IDS) {
-  const script = await measureMedian(() => run([BENCH_SHELL, scripts[agent]], payload, env), opts);
-  const ours = Math.max(0, script - piped);
+  const script = () => run([BENCH_SHELL, scripts[agent]], payload, env);
   const floor = scriptFloor(agent);
-  const floorRatio =
+  const floorSide =
     floor === null
-      ? undefined
-      : Math.max(
-          0,
-          (await measureMedian(
-            () => run([BENCH_SHELL, '-c', `${floor.extra}\n${floor.capture} | ${join(bin, 'curl')}`], payload, env),
-            opts,
-          )) - piped,
-        ) / baseline;
+      ? []
+      : [() => run([BENCH_SHELL, '-c', `${floor.extra}\n${floor.capture} | ${join(bin, 'curl')}`], payload, env)];
+  const [scriptNs = 0, pipedNs = 0, baselineNs = 1, floorNs] = await measureSides(
+    [script, piped, baseline, ...floorSide],
+    opts,
+  );
   reportBench({
     name: `template ${agent} (script − piped stand-in, /bin/sh)`,
-    ours,
-    baseline,
-    ...(floorRatio === undefined ? { target: '<= 1.5' } : { floor: floorRatio, target: '<= floor + 1.5' }),
+    ours: Math.max(0, scriptNs - pipedNs),
+    baseline: baselineNs,
+    ...(floorNs === undefined
+      ? { target: '<= 1.5' }
+      : { floor: Math.max(0, floorNs - pipedNs) / baselineNs, target: '<= floor + 1.5' }),
     unit: 'ns',
   });
 }

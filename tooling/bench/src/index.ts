@@ -6,6 +6,7 @@ export {
   compareWithFloor,
   type FloorComparison,
   measureMedian,
+  measureSides,
 } from './measure.ts';
 export {
   BENCH_LINE_PREFIX,

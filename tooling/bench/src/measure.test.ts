@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { compareInterleaved, compareWithFloor } from './measure.ts';
+import { compareInterleaved, compareWithFloor, measureSides } from './measure.ts';
 
 const scope = globalThis as { gc?: () => void };
 const saved = scope.gc;
@@ -32,5 +32,17 @@ describe('the compare kit', () => {
     expect(order.join('')).toBe('ofbfbobof');
     expect(c.ratio).toBeCloseTo(c.ours / c.baseline);
     expect(c.floor).toBeCloseTo(c.floorNs / c.baseline);
+  });
+
+  it('times any number of sides in the same rounds, each side its own median', async () => {
+    delete scope.gc;
+    const order: number[] = [];
+    const side = (n: number) => async () => {
+      order.push(n);
+    };
+    const medians = await measureSides([side(0), side(1), side(2), side(3)], { samples: 4, warmup: 1 });
+    expect(order).toEqual([0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2]);
+    expect(medians).toHaveLength(4);
+    for (const m of medians) expect(Number.isFinite(m) && m >= 0).toBe(true);
   });
 });

@@ -89,10 +89,24 @@ export async function compareWithFloor(
   ours: () => unknown | Promise<unknown>,
   floor: () => unknown | Promise<unknown>,
   baseline: () => unknown | Promise<unknown>,
-  { samples = 7, iterations = 1, warmup = 1 }: CompareOptions = {},
+  options: CompareOptions = {},
 ): Promise<FloorComparison> {
-  const sides = [ours, floor, baseline];
-  const times: number[][] = [[], [], []];
+  const [o, f, b] = (await measureSides([ours, floor, baseline], options)) as [number, number, number];
+  return { ours: o, baseline: b, ratio: o / b, floorNs: f, floor: f / b };
+}
+
+/**
+ * Median ns per call of each side, all timed in the same rounds in a rotating order (round `s`
+ * starts at side `s mod n`), so a slow spell of the machine lands on every side alike.
+ *
+ * @example
+ * const [script, pipe, empty] = await measureSides([runScript, runPipe, runTrue], { samples: 11 });
+ */
+export async function measureSides(
+  sides: readonly (() => unknown | Promise<unknown>)[],
+  { samples = 7, iterations = 1, warmup = 1 }: CompareOptions = {},
+): Promise<number[]> {
+  const times: number[][] = sides.map(() => []);
   const timeOne = (fn: () => unknown | Promise<unknown>) => timeCalls(fn, iterations);
   for (let i = 0; i < warmup; i++) for (const fn of sides) await timeOne(fn);
   for (let s = 0; s < samples; s++) {
@@ -101,8 +115,7 @@ export async function compareWithFloor(
       times[side]?.push(await timeOne(sides[side] as () => unknown));
     }
   }
-  const [o, f, b] = times.map(median) as [number, number, number];
-  return { ours: o, baseline: b, ratio: o / b, floorNs: f, floor: f / b };
+  return times.map(median);
 }
 
 /**
