@@ -50,11 +50,7 @@ const captureThenPost = (capture: string, extra: string, post: readonly string[]
 for (const agent of AGENT_IDS) {
   const own = scriptFloor(agent);
   const transport = postTransportOf(agent);
-  const floorScript = captureThenPost(
-    own?.capture ?? 'cat',
-    own?.extra ?? ':',
-    transport === 'form' ? bareForm : bare,
-  );
+  const floorScript = captureThenPost(own?.capture ?? 'cat', own?.extra ?? ':', transport === 'form' ? bareForm : bare);
   const c = await compareWithFloor(
     () => run([BENCH_SHELL, scripts[agent]], payload, env),
     () => run([BENCH_SHELL, '-c', floorScript], payload, env),
