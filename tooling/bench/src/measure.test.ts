@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { compareInterleaved, compareWithFloor, measureSides } from './measure.ts';
+import { benchGcMode, compareInterleaved, compareWithFloor, measureSides } from './measure.ts';
 
 const scope = globalThis as { gc?: () => void };
 const saved = scope.gc;
@@ -11,7 +11,7 @@ afterEach(() => {
 describe('the compare kit', () => {
   it('collects garbage before every timed side when the runner exposes gc, in the order the sides run', async () => {
     const log: string[] = [];
-    scope.gc = () => log.push('gc');
+    scope.gc = ((options?: { type?: string }) => log.push(options?.type === 'minor' ? 'gc' : 'full gc')) as () => void;
     await compareInterleaved(
       () => log.push('ours'),
       () => log.push('base'),
@@ -44,5 +44,12 @@ describe('the compare kit', () => {
     expect(order).toEqual([0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2]);
     expect(medians).toHaveLength(4);
     for (const m of medians) expect(Number.isFinite(m) && m >= 0).toBe(true);
+  });
+
+  it('collects only the young generation unless ORCA_BENCH_GC asks for full or none', () => {
+    expect(benchGcMode({})).toBe('minor');
+    expect(benchGcMode({ ORCA_BENCH_GC: 'full' })).toBe('full');
+    expect(benchGcMode({ ORCA_BENCH_GC: 'none' })).toBe('none');
+    expect(benchGcMode({ ORCA_BENCH_GC: 'sometimes' })).toBe('minor');
   });
 });

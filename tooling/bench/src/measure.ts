@@ -118,13 +118,25 @@ export async function measureSides(
   return times.map(median);
 }
 
+/** How the kit collects garbage before each timed side: `ORCA_BENCH_GC` = `minor` (default), `full`, `none`. */
+export function benchGcMode(env: NodeJS.ProcessEnv = process.env): 'minor' | 'full' | 'none' {
+  const mode = env.ORCA_BENCH_GC;
+  return mode === 'full' || mode === 'none' ? mode : 'minor';
+}
+
 /**
  * Wall time of `iterations` calls of `fn`, in nanoseconds per call. Why: each timed side starts on
- * a collected heap, so one side never pays for the garbage the side before it left.
+ * an empty young generation, so one side never pays for scavenging the garbage the side before it
+ * left. Only a minor GC: a full one also shrinks the heap and hands its pages back, and then the
+ * side's first allocations fault them in again — on this kind of VM that made allocation-bound rows
+ * 3–7× slower and their ratios erratic (the relay decoder's 4 MiB ÷ 1 MiB read 1.8–2.7, not 4).
  */
 async function timeCalls(fn: () => unknown | Promise<unknown>, iterations: number): Promise<number> {
   // The collector `--expose-gc` gives (`pnpm bench` runs every bench with it), if any.
-  (globalThis as { gc?: () => void }).gc?.();
+  const gc = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
+  const mode = benchGcMode();
+  if (mode === 'minor') gc?.({ type: 'minor' });
+  else if (mode === 'full') gc?.();
   const start = performance.now();
   for (let i = 0; i < iterations; i++) await fn();
   return ((performance.now() - start) * 1e6) / iterations;
