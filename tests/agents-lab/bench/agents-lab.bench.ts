@@ -5,8 +5,9 @@ import { performance } from 'node:perf_hooks';
 import { reportBench } from '@orca/bench';
 import { type LabRun, startLabRun } from '../src/harness/lab-run.ts';
 import { byPrompt, type Reply } from '../src/model/scenario.ts';
+import type { AgentScreens } from '../src/scenarios/agent-screens.ts';
 import { profileFor, screensFor } from '../src/scenarios/index.ts';
-import { type AgentScreens, reachIdle } from '../src/scenarios/tour.ts';
+import { reachIdle } from '../src/scenarios/tour.ts';
 
 const ROUNDS_PER_AGENT = Number(process.env.ORCA_LAB_BENCH_ROUNDS ?? 12);
 const BUDGET_MS = 300;

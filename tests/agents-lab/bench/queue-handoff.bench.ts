@@ -8,7 +8,8 @@ import type { Host } from '@orca/host';
 import { type LabRun, startLabRun } from '../src/harness/lab-run.ts';
 import { byPrompt, type Reply } from '../src/model/scenario.ts';
 import { profileFor, screensFor } from '../src/scenarios/index.ts';
-import { reachIdle, storyText } from '../src/scenarios/tour.ts';
+import { reachIdle } from '../src/scenarios/tour.ts';
+import { storyText } from '../src/scenarios/tour-replies.ts';
 
 const ROUNDS_PER_AGENT = Number(process.env.ORCA_LAB_BENCH_ROUNDS ?? 6);
 const BUILDS = (process.env.ORCA_LAB_BENCH_BUILDS?.split(',') ?? ['claude', 'codex', 'gemini']) as readonly string[];

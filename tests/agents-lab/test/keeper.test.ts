@@ -18,7 +18,8 @@ import { endStrayProcesses } from '../src/harness/stray-processes.ts';
 import type { ModelServer } from '../src/model/loopback-server.ts';
 import { byPrompt } from '../src/model/scenario.ts';
 import { profileFor, screensFor } from '../src/scenarios/index.ts';
-import { reachIdle, storyText } from '../src/scenarios/tour.ts';
+import { reachIdle } from '../src/scenarios/tour.ts';
+import { storyText } from '../src/scenarios/tour-replies.ts';
 import { TOUR_TIMEOUT_MS } from '../src/scenarios/tour-test.ts';
 
 /** One row of the closing table: agent × case → outcome and time to a correct status. */

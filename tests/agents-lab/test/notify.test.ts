@@ -7,7 +7,8 @@ import { type LabRun, startLabRun } from '../src/harness/lab-run.ts';
 import { selectOption } from '../src/harness/select-option.ts';
 import { byPrompt } from '../src/model/scenario.ts';
 import { profileFor, screensFor } from '../src/scenarios/index.ts';
-import { reachIdle, storyText } from '../src/scenarios/tour.ts';
+import { reachIdle } from '../src/scenarios/tour.ts';
+import { storyText } from '../src/scenarios/tour-replies.ts';
 import { TOUR_TIMEOUT_MS } from '../src/scenarios/tour-test.ts';
 
 /** One row of the closing table. */

@@ -4,8 +4,10 @@ import type { DispatchReceipt } from '@orca/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LabRun, startLabRun } from '../src/harness/lab-run.ts';
 import { byPrompt, type Reply } from '../src/model/scenario.ts';
+import { screenState } from '../src/scenarios/agent-screens.ts';
 import { profileFor, screensFor } from '../src/scenarios/index.ts';
-import { reachIdle, screenState, storyText } from '../src/scenarios/tour.ts';
+import { reachIdle } from '../src/scenarios/tour.ts';
+import { storyText } from '../src/scenarios/tour-replies.ts';
 import { TOUR_TIMEOUT_MS } from '../src/scenarios/tour-test.ts';
 
 /** One row of the closing table: agent × case → receipts and the model server's user turns. */

@@ -11,8 +11,10 @@ import { startLabRun } from '../harness/lab-run.ts';
 import { startRecording } from '../harness/session-recorder.ts';
 import { LAB_PANE_COLS, LAB_PANE_ROWS } from '../limits.ts';
 import { byPrompt } from '../model/scenario.ts';
+import { screenState } from '../scenarios/agent-screens.ts';
 import { profileFor, screensFor } from '../scenarios/index.ts';
-import { reachIdle, screenState, storyText } from '../scenarios/tour.ts';
+import { reachIdle } from '../scenarios/tour.ts';
+import { storyText } from '../scenarios/tour-replies.ts';
 
 const PROMPTS = { working: 'tell me a short story', waiting: 'run the build' } as const;
 /** Words of each agent's shell approval menu written in one piece (seen in these recordings). */

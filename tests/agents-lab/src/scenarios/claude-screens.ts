@@ -1,4 +1,4 @@
-import type { AgentScreens } from './tour.ts';
+import type { AgentScreens } from './agent-screens.ts';
 
 // The composer: a prompt line right under the box rule (empty, a draft or a placeholder).
 const COMPOSER = /^─{20,}\s*\n[>❯](?:\s.*)?$/m;

@@ -1,4 +1,4 @@
-import type { AgentScreens } from './tour.ts';
+import type { AgentScreens } from './agent-screens.ts';
 
 const COMPOSER = /^› /m;
 const DIALOG = /Would you like to|Press enter to confirm/i;

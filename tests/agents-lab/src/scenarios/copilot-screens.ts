@@ -1,4 +1,4 @@
-import type { AgentScreens, ScreenState } from './tour.ts';
+import type { AgentScreens, ScreenState } from './agent-screens.ts';
 
 // Why: Copilot keeps its `❯` composer on screen while it works; the status line under it says which:
 // `◉ Working · 108 B esc esc interrupt` while it works, its key hints (`… · / commands · ? help`) at rest.

@@ -1,4 +1,4 @@
-import type { AgentScreens } from './tour.ts';
+import type { AgentScreens } from './agent-screens.ts';
 
 // Why: Droid keeps its boxed `>` composer while it works (`> Enter to steer · …`); at rest it holds a
 // tip (`> Try "…"`) or nothing.

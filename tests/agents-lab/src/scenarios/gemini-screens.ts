@@ -1,4 +1,4 @@
-import type { AgentScreens } from './tour.ts';
+import type { AgentScreens } from './agent-screens.ts';
 
 const COMPOSER = /Type your message/;
 const BUSY_DIALOG = /Allow execution|Apply this change|Do you want to proceed/i;

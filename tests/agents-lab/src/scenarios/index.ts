@@ -7,6 +7,7 @@ import { geminiProfile } from '../agents/gemini.ts';
 import { opencodeProfile } from '../agents/opencode.ts';
 import type { AgentProfile } from '../agents/profile.ts';
 import { qwenProfile } from '../agents/qwen.ts';
+import type { AgentScreens } from './agent-screens.ts';
 import { claudeScreens } from './claude-screens.ts';
 import { codexScreens } from './codex-screens.ts';
 import { copilotScreens } from './copilot-screens.ts';
@@ -14,7 +15,6 @@ import { droidScreens } from './droid-screens.ts';
 import { geminiScreens } from './gemini-screens.ts';
 import { opencodeScreens } from './opencode-screens.ts';
 import { qwenScreens } from './qwen-screens.ts';
-import type { AgentScreens } from './tour.ts';
 
 /** The profile of a lab build (`claude`, `claude-2.1.197`, `codex`, `gemini`). */
 export function profileFor(build: string): AgentProfile {

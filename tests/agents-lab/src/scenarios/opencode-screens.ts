@@ -1,4 +1,4 @@
-import type { AgentScreens } from './tour.ts';
+import type { AgentScreens } from './agent-screens.ts';
 
 const COMPOSER = /Ask anything|Build · /;
 const BUSY = /esc interrupt|Permission required|△/i;

@@ -1,4 +1,4 @@
-import type { AgentScreens } from './tour.ts';
+import type { AgentScreens } from './agent-screens.ts';
 
 // Why: after a cancelled turn Qwen Code puts the prompt back into the composer (`> <prompt>`).
 const COMPOSER = /Type your message|^> \S/m;

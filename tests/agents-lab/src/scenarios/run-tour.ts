@@ -7,7 +7,8 @@ import { type LabRun, startLabRun } from '../harness/lab-run.ts';
 import { replayCapture, replayProblems } from '../harness/replay.ts';
 import { type MomentResult, momentFailures, runMoment } from '../harness/scenario-runner.ts';
 import { screensFor } from './index.ts';
-import { startupMoments, tourMoments, tourReplies } from './tour.ts';
+import { startupMoments, tourMoments } from './tour.ts';
+import { tourReplies } from './tour-replies.ts';
 
 /** One moment of a tour report. */
 export interface TourMoment {
