@@ -18,7 +18,11 @@ import { createRelayManager } from '../src/manager/relay-manager.ts';
 import { enterArgv, netnsSpawner } from '../src/manager/spawners.ts';
 import type { GuestHandle, GuestSpawner, SpawnFn } from '../src/manager/types.ts';
 
-const LATENCY_EVENTS = 3_000;
+const LATENCY_EVENTS = 6_000;
+// Why: a p99 is decided by a few dozen events, and a slow spell of this 2-core VM (both paths wait
+// on process wake-ups) lasting one round of 500 landed on one path only; 30 rounds of 200 alternate
+// the paths often enough that such a spell falls on both.
+const LATENCY_ROUNDS = 30;
 const THROUGHPUT_EVENTS = 10_000;
 const CLIENTS = 16;
 const IDLE_MS = 30_000;
@@ -28,7 +32,8 @@ await buildGuestBundle();
 const token = 'bench-token';
 const latDirect: number[] = [];
 const latRelay: number[] = [];
-let record: number[] | undefined;
+/** Which path's round is being timed, and that round's latencies in arrival order. */
+let record: { path: 'direct' | 'relay'; into: number[] } | undefined;
 const stamp = (e: HookEvent, into: number[] | undefined) => {
   const t = e.payload.t;
   if (into !== undefined && typeof t === 'string') into.push(Number(process.hrtime.bigint() - BigInt(t)) / 1e6);
@@ -40,7 +45,7 @@ const host = createHookListener({
   port: 0,
   onEvent: (e) => {
     directCount++;
-    stamp(e, record === latDirect ? latDirect : undefined);
+    stamp(e, record?.path === 'direct' ? record.into : undefined);
   },
 });
 const hostPort = (await host.start()).port;
@@ -82,7 +87,7 @@ const manager = createRelayManager({
     const e = acceptRelayed(params, connectionId, { now: () => Date.now() });
     if ('drop' in e) return e;
     relayCount++;
-    stamp(e, record === latRelay ? latRelay : undefined);
+    stamp(e, record?.path === 'relay' ? record.into : undefined);
     return e;
   },
   onConnect: async (g) => {
@@ -117,17 +122,22 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 };
 
-// Latency: one client, interleaved rounds.
-for (let round = 0; round < 6; round++) {
-  const n = LATENCY_EVENTS / 6;
-  record = latDirect;
-  let before = directCount;
-  await runLoad(false, hostPort, n, 1);
-  await drain(() => directCount, before + n);
-  record = latRelay;
-  before = relayCount;
-  await runLoad(true, relayPort, n, 1);
-  await drain(() => relayCount, before + n);
+// Latency: one client, interleaved rounds. Why: each round is a fresh load generator, whose first
+// requests run before its own JIT and sockets are warm; those are the client's cost, not a path's.
+const WARM_EVENTS = 20;
+async function latencyRound(path: 'direct' | 'relay', n: number): Promise<number[]> {
+  const into: number[] = [];
+  record = { path, into };
+  const count = path === 'direct' ? () => directCount : () => relayCount;
+  const before = count();
+  await runLoad(path === 'relay', path === 'direct' ? hostPort : relayPort, n + WARM_EVENTS, 1);
+  await drain(count, before + n + WARM_EVENTS);
+  return into.slice(WARM_EVENTS);
+}
+for (let round = 0; round < LATENCY_ROUNDS; round++) {
+  const n = LATENCY_EVENTS / LATENCY_ROUNDS;
+  latDirect.push(...(await latencyRound('direct', n)));
+  latRelay.push(...(await latencyRound('relay', n)));
 }
 record = undefined;
 const addedP50 = pct(latRelay, 50) - pct(latDirect, 50);
