@@ -12,7 +12,7 @@ for (const agent of AGENT_IDS) {
   const name = `no-op ${agent} (1 MiB, env unset, /bin/sh)`;
   const floor = scriptFloor(agent);
   if (floor === null) {
-    const c = await compareInterleaved(ours, baseline, { samples: 9, warmup: 1 });
+    const c = await compareInterleaved(ours, baseline, { samples: 21, warmup: 1 });
     reportBench({ name, ...c, target: '<= 1.3', unit: 'ns' });
     continue;
   }
@@ -24,7 +24,7 @@ for (const agent of AGENT_IDS) {
     // Why: such a script cannot skip early (the env may yet be recovered), so it keeps the payload.
     () => run([BENCH_SHELL, '-c', `payload=$(${floor.capture})\n${floor.extra}`], payload, env),
     baseline,
-    { samples: 9, warmup: 1 },
+    { samples: 21, warmup: 1 },
   );
   reportBench({ name, ...c, target: '<= floor × 1.3', unit: 'ns' });
 }
