@@ -96,10 +96,11 @@ export function runGuestRelay(options: GuestRelayOptions): GuestRelay {
     },
   });
   const cache = new ReplayCache();
-  const publish = (event: WireHookEvent): void => {
-    channel.notify(RELAY_METHODS.agentHook, event);
+  const publish = (event: WireHookEvent): number => {
+    const bytes = channel.notify(RELAY_METHODS.agentHook, event);
     counters.published += 1;
     if (debug) logLine(`relayed ${event.source} ${event.paneKey}`);
+    return bytes;
   };
   const flush = (): void => {
     while (queue.length > 0 && channel.writable) {
@@ -118,10 +119,14 @@ export function runGuestRelay(options: GuestRelayOptions): GuestRelay {
     clock,
     onEvent: (event: HookEvent) => {
       const wire: WireHookEvent = { ...event, connectionId: null, sentAt: clock.now() };
+      // Why: the frame's own encoding sizes the event; only a held-back event is stringified for its size.
+      if (queue.length === 0 && channel.writable) {
+        cache.set(event, publish(wire));
+        return;
+      }
       const bytes = Buffer.byteLength(JSON.stringify(wire));
       cache.set(event, bytes);
-      if (queue.length === 0 && channel.writable) publish(wire);
-      else queue.push(event.paneKey, bytes, wire);
+      queue.push(event.paneKey, bytes, wire);
     },
   });
   listenerStats = () => {

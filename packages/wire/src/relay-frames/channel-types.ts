@@ -54,7 +54,8 @@ export interface RelayChannel {
   /** Sends anything queued before start, then begins keepalives and dead-link checks. */
   start(): void;
   request(method: string, params?: unknown, options?: RelayRequestOptions): Promise<unknown>;
-  notify(method: string, params?: unknown): void;
+  /** Sends a notification; returns its JSON-RPC payload's length in bytes (frame header not counted). */
+  notify(method: string, params?: unknown): number;
   onRequest(method: string, handler: RequestHandler): void;
   onNotification(method: string, handler: NotificationHandler): void;
   /** False from a `false` write until {@link RelayChannel.drained}. */

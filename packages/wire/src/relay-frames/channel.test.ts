@@ -58,6 +58,18 @@ describe('createRelayChannel', () => {
     expect(notes).toEqual([{ n: 1 }]);
   });
 
+  it('notify returns the byte length of the payload it framed', () => {
+    const { a, sentByA } = pair();
+    const before = sentByA.length;
+    const bytes = a.notify('note', { text: 'héllo' });
+    const { frames } = new RelayFrameDecoder().push(sentByA[before] as Uint8Array);
+    expect(frames).toHaveLength(1);
+    expect(bytes).toBe(frames[0]?.payload.length);
+    expect(bytes).toBe(
+      enc.encode(JSON.stringify({ jsonrpc: '2.0', method: 'note', params: { text: 'héllo' } })).length,
+    );
+  });
+
   it('answers an unknown method with -32601 and the same id', async () => {
     const { a } = pair();
     await expect(a.request('nope')).rejects.toMatchObject({ rpcCode: -32601, nodeCode: null });

@@ -113,8 +113,10 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
     if (!ok) writable = false;
   }
 
-  function sendMessage(message: Record<string, unknown>): void {
-    sendFrame(RelayFrameType.Regular, encoder.encode(JSON.stringify({ jsonrpc: '2.0', ...message })));
+  function sendMessage(message: Record<string, unknown>): number {
+    const payload = encoder.encode(JSON.stringify({ jsonrpc: '2.0', ...message }));
+    sendFrame(RelayFrameType.Regular, payload);
+    return payload.length;
   }
 
   function checkDead(): boolean {
@@ -258,7 +260,7 @@ export function createRelayChannel(options: RelayChannelOptions): RelayChannel {
       });
     },
     notify(method, params) {
-      sendMessage(params === undefined ? { method } : { method, params });
+      return sendMessage(params === undefined ? { method } : { method, params });
     },
     onRequest(method, handler) {
       responder.onRequest(method, handler);
