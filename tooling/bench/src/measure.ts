@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { sideOrder } from './side-order.ts';
 
 /** Median wall time of `fn` in nanoseconds per call, after `warmup` untimed calls. */
 export async function measureMedian(
@@ -79,7 +80,7 @@ export interface FloorComparison extends Comparison {
 /**
  * {@link compareInterleaved} with a third side, the floor (the least work the job needs, written
  * plainly, for example: find the frames and strip them without validating), timed in the same
- * rounds in a rotating order, so a target can be set against it (`<= floor × 1.2`).
+ * rounds in a balanced order, so a target can be set against it (`<= floor × 1.2`).
  *
  * @example
  * const c = await compareWithFloor(() => parse(chunks), () => stripFrames(chunks), () => scan(chunks));
@@ -96,8 +97,9 @@ export async function compareWithFloor(
 }
 
 /**
- * Median ns per call of each side, all timed in the same rounds in a rotating order (round `s`
- * starts at side `s mod n`), so a slow spell of the machine lands on every side alike.
+ * Median ns per call of each side, all timed in the same rounds in a balanced order (see
+ * {@link sideOrder}: each side leads, and follows each other side, equally often), so a slow spell
+ * of the machine, or the garbage one side leaves, lands on every side alike.
  *
  * @example
  * const [script, pipe, empty] = await measureSides([runScript, runPipe, runTrue], { samples: 11 });
@@ -110,10 +112,7 @@ export async function measureSides(
   const timeOne = (fn: () => unknown | Promise<unknown>) => timeCalls(fn, iterations);
   for (let i = 0; i < warmup; i++) for (const fn of sides) await timeOne(fn);
   for (let s = 0; s < samples; s++) {
-    for (let k = 0; k < sides.length; k++) {
-      const side = (s + k) % sides.length;
-      times[side]?.push(await timeOne(sides[side] as () => unknown));
-    }
+    for (const side of sideOrder(s, sides.length)) times[side]?.push(await timeOne(sides[side] as () => unknown));
   }
   return times.map(median);
 }
