@@ -5,7 +5,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { reportBench } from '@orca/bench';
+import { reportBench, sideOrder } from '@orca/bench';
 import { createHookListener } from '@orca/relay/listener';
 import Database from 'better-sqlite3';
 import { createHost } from '../src/host/host.ts';
@@ -117,13 +117,12 @@ async function timeFloor(body: string, want: string): Promise<number> {
 for (let i = 0; i < SAMPLES + 20; i += 1) {
   const body = JSON.stringify({ paneKey: pane.paneKey, payload: { hook_event_name: events[i % 2], session_id: 's' } });
   const want = i % 2 === 0 ? 'working' : 'idle';
-  // Why: the three sides take turns going first, so a periodic stall does not land on one of them.
+  // Why: the three sides take turns going first and following each other (the kit's balanced
+  // order), so a periodic stall, or the work one side leaves behind, does not land on one of them;
+  // the plain rotation had the floor always run right after ours.
   const sides = [() => timeBare(body), () => timeOurs(body, want), () => timeFloor(body, want)];
   const times = [0, 0, 0];
-  for (let k = 0; k < 3; k += 1) {
-    const side = (i + k) % 3;
-    times[side] = await (sides[side] as () => Promise<number>)();
-  }
+  for (const side of sideOrder(i, 3)) times[side] = await (sides[side] as () => Promise<number>)();
   if (i >= 20) {
     base.push(times[0] ?? 0);
     ours.push(times[1] ?? 0);

@@ -17,3 +17,4 @@ export {
   targetMet,
 } from './report.ts';
 export { aggregateRuns, formatRunsTable, type RunsRow, runsRowMet } from './runs.ts';
+export { sideOrder, sideOrderCycle } from './side-order.ts';

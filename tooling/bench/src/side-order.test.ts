@@ -7,7 +7,8 @@ function tally(n: number) {
   const follows = new Map<string, number>();
   for (let round = 0; round < sideOrderCycle(n); round++) {
     const order = sideOrder(round, n);
-    leads[order[0] ?? -1]++;
+    const lead = order[0] ?? -1;
+    leads[lead] = (leads[lead] ?? 0) + 1;
     for (let k = 1; k < n; k++) {
       const pair = `${order[k - 1]}>${order[k]}`;
       follows.set(pair, (follows.get(pair) ?? 0) + 1);
