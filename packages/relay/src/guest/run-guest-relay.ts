@@ -7,6 +7,7 @@ import { writeEndpointFile } from '../listener/endpoint-file.ts';
 import { createHookListener } from '../listener/hook-listener.ts';
 import { type HookEvent, type RelayClock, systemClock, type WireHookEvent } from '../listener/types.ts';
 import { RELAY_METHODS } from '../protocol.ts';
+import { coalescedWriter } from './coalesced-writer.ts';
 import { SupersedingQueue } from './event-queue.ts';
 import { createFsBridge } from './fs-bridge.ts';
 import { guestPaths, sanitizeInstanceKey } from './paths.ts';
@@ -87,12 +88,13 @@ export function runGuestRelay(options: GuestRelayOptions): GuestRelay {
   let stopping = false;
   let stdoutDead = false;
 
+  const out = coalescedWriter(stdout);
   const channel: RelayChannel = createRelayChannel({
     policy: 'drop',
     clock,
     write: (bytes) => {
       if (stdoutDead) return true;
-      return stdout.write(bytes);
+      return out.write(bytes);
     },
   });
   const cache = new ReplayCache();
@@ -157,6 +159,8 @@ export function runGuestRelay(options: GuestRelayOptions): GuestRelay {
   const shutdown = (): void => {
     if (stopping) return;
     stopping = true;
+    // Why: the frames of this turn's events are still corked; the process exits once stopped.
+    if (!stdoutDead) out.flush();
     stdoutDead = true;
     channel.dispose();
     void listener.stop().then(() => resolveExit(0));
@@ -166,7 +170,10 @@ export function runGuestRelay(options: GuestRelayOptions): GuestRelay {
   stdin.on('end', shutdown);
   stdin.on('close', shutdown);
   stdin.on('error', shutdown);
-  stdout.on('error', shutdown);
+  stdout.on('error', () => {
+    stdoutDead = true;
+    shutdown();
+  });
 
   void (async () => {
     try {
