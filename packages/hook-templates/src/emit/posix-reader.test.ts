@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/fixtures.ts';
 import { runProcess } from '../../test/support/run.ts';
-import { BOUNDED_READER_PY } from './posix-reader.ts';
+import { planFor } from '../plan/plan-for.ts';
+import { BOUNDED_READER_PY, BOUNDED_READER_PY_FLAGS } from './posix-reader.ts';
+import { emitScript } from './script.ts';
 
 /** Every Python 3 this machine has: PATH's, Debian's, pyenv's versions. */
 function pythons(): string[] {
@@ -25,39 +27,61 @@ function pythons(): string[] {
   return [...found];
 }
 
-/** A project directory whose `select.py`, `codecs.py` and `os.py` each leave a marker when imported. */
+/** A project directory whose `select.py` leaves a marker when imported. */
 function poisonedProject(): { dir: string; marker: string } {
-  const dir = tempDir('orca-ht-poisoned-');
+  const dir = realpathSync(tempDir('orca-ht-poisoned-'));
   const marker = join(dir, 'ran');
-  for (const mod of ['select', 'codecs', 'os']) {
-    writeFileSync(join(dir, `${mod}.py`), `open(${JSON.stringify(marker)}, "a").write("${mod}\\n")\n`);
-  }
+  writeFileSync(join(dir, 'select.py'), `open(${JSON.stringify(marker)}, "a").write("select\\n")\n`);
   return { dir, marker };
 }
 
+// Why: an empty PYTHONPATH entry (`PYTHONPATH=$PYTHONPATH:/x` with it unset) is the working directory.
+const HOSTILE_ENV = { PATH: '/usr/bin:/bin', PYTHONPATH: ':/nonexistent' };
+const readerArgv = (python: string) => [python, BOUNDED_READER_PY_FLAGS, '-c', BOUNDED_READER_PY];
+
 describe('the bounded reader never imports from the hook’s working directory', () => {
   const project = poisonedProject();
-  // Why: Debian builds `select` into its python3, so only a Python that loads it from a file
-  // (pyenv's here and in CI) shows the hole; the probe proves the chosen one would run the file.
-  const exposed = pythons().find((py) => {
-    execFileSync(py, ['-c', 'import select'], { cwd: project.dir });
-    const hit = existsSync(project.marker);
-    if (hit) execFileSync('rm', ['-f', project.marker]);
-    return hit;
+  const all = pythons();
+
+  it('every python3 here runs it with neither the directory nor PYTHONPATH on sys.path', () => {
+    expect(all.length).toBeGreaterThan(0);
+    const probe =
+      'import os, sys; print(sorted({os.path.realpath(p or ".") for p in sys.path} & {os.getcwd(), "/nonexistent"}))';
+    for (const python of all) {
+      const seen = execFileSync(python, [BOUNDED_READER_PY_FLAGS, '-c', probe], {
+        cwd: project.dir,
+        env: HOSTILE_ENV,
+        encoding: 'utf8',
+      }).trim();
+      expect({ python, seen }).toEqual({ python, seen: '[]' });
+    }
   });
 
-  it('a select.py in the project is not run, and the value still comes through', async (ctx) => {
+  it('every POSIX script runs each of its Pythons with those flags', () => {
+    const grok = emitScript(planFor('grok', { os: 'posix', dialect: 'sh' }));
+    const runs = grok.match(/command -p python3?\b[^|]*-c "\$orca_reader"/g) ?? [];
+    expect(runs).toEqual([
+      `command -p python3 ${BOUNDED_READER_PY_FLAGS} -c "$orca_reader"`,
+      `command -p python ${BOUNDED_READER_PY_FLAGS} -c "$orca_reader"`,
+    ]);
+  });
+
+  it('a select.py in the project is not run on a Python that would run it, and the value comes through', async (ctx) => {
+    // Why: Debian builds `select` into its python3; only a Python that loads it from a file
+    // (pyenv's) shows the hole, and the probe proves the chosen one would run the file.
+    const exposed = all.find((python) => {
+      execFileSync(python, ['-c', 'import select'], { cwd: project.dir, env: HOSTILE_ENV });
+      const hit = existsSync(project.marker);
+      rmSync(project.marker, { force: true });
+      return hit;
+    });
     if (exposed === undefined) {
-      console.warn('[hook-templates] skipping: no Python here imports select from a file (Debian builds it in)');
+      console.warn(`[hook-templates] skipping: none of ${all.join(', ')} imports select from a file`);
       ctx.skip();
       return;
     }
     const value = '{"hook_event_name":"Stop","n":[1,{"a":"]"}]}';
-    const r = await runProcess([exposed, '-c', BOUNDED_READER_PY], {
-      env: { PATH: '/usr/bin:/bin' },
-      cwd: project.dir,
-      input: value,
-    });
+    const r = await runProcess(readerArgv(exposed), { env: HOSTILE_ENV, cwd: project.dir, input: value });
     expect({ code: r.code, stdout: r.stdout, ran: existsSync(project.marker) }).toEqual({
       code: 0,
       stdout: value,

@@ -1,6 +1,17 @@
 import { BOUNDED_READER_FIRST_BYTE_S, BOUNDED_READER_IDLE_S } from '../constants.ts';
 
 /**
+ * Flags every Python that runs {@link BOUNDED_READER_PY} gets: isolated mode (`-I`). Why: a plain
+ * `python3 -c` puts the working directory (the agent's project, whose files anyone with a commit
+ * can write) first on `sys.path`, and an empty `PYTHONPATH` entry (`PYTHONPATH=$PYTHONPATH:/x`
+ * with it unset) adds it again; on a Python that loads `select` from a file (pyenv's does; Debian
+ * builds it in) a `select.py` there ran as the hook. `-I` keeps both off the path. A Python 2
+ * `python` rejects `-I` before reading a byte, so the shell's `cat` fallback gets the whole stream
+ * (the reader, Python 3 source, had read it all and then failed there).
+ */
+export const BOUNDED_READER_PY_FLAGS = '-I';
+
+/**
  * The bounded first-JSON-value reader (spec §4), Python 3 source without `'` so it fits in one
  * single-quoted shell word. Waits ≤ first-byte seconds, then ≤ idle seconds between chunks;
  * decodes UTF-8 incrementally, skips leading whitespace and returns as soon as one top-level
@@ -8,16 +19,8 @@ import { BOUNDED_READER_FIRST_BYTE_S, BOUNDED_READER_IDLE_S } from '../constants
  * unchanged. The scan jumps (\`str.find\`, each character's next place kept until passed) to the
  * next character that matters — a quote or a backslash in a string, a quote or a bracket outside
  * one — so a large value costs no Python loop per character (and no \`re\` import, ~18 ms here). Exits 3 only when it read nothing, so the shell fallback gets the whole stream.
- *
- * Why the first two lines: \`python3 -c\` puts the working directory (the agent's project, whose
- * files anyone with a commit can write) first on \`sys.path\`, and \`select\` is a file module on
- * most Pythons (pyenv, Homebrew, python.org; Debian builds it in), so a \`select.py\` there ran as
- * the hook. The path is cleared of it before anything is imported; \`-I\` would do it too, but
- * the \`python\` fallback may be Python 2, which has no \`-I\`.
  */
-export const BOUNDED_READER_PY = `import sys
-sys.path[:] = [p for p in sys.path if p not in ("", ".")]
-import os, select, codecs
+export const BOUNDED_READER_PY = `import os, sys, select, codecs
 IN_STRING = "\\\\\\""
 OUTSIDE = "\\"{}[]"
 def find_next(text, chars, i, seen):

@@ -11,7 +11,7 @@ import {
   spoolFunction,
   VALUE_CHARS,
 } from './posix-functions.ts';
-import { BOUNDED_READER_PY } from './posix-reader.ts';
+import { BOUNDED_READER_PY, BOUNDED_READER_PY_FLAGS } from './posix-reader.ts';
 
 /** The C6 reader: immune to `PATH=''`, NixOS and a decoy `cat` first on PATH. */
 export const POSIX_STDIN_READER = '{ command -p cat || cat; } 2>/dev/null';
@@ -79,7 +79,7 @@ function captureLines(step: Extract<Step, { op: 'captureStdin' }>, fastDrain: bo
   const plain = `payload=$(${POSIX_STDIN_READER})`;
   const bounded = [
     `orca_reader=${shSingleQuote(BOUNDED_READER_PY)}`,
-    `payload=$([ -d "\${HOME-/nonexistent}" ] || unset HOME; { command -p python3 -c "$orca_reader" || command -p python -c "$orca_reader" || ${POSIX_STDIN_READER}; } 2>/dev/null)`,
+    `payload=$([ -d "\${HOME-/nonexistent}" ] || unset HOME; { command -p python3 ${BOUNDED_READER_PY_FLAGS} -c "$orca_reader" || command -p python ${BOUNDED_READER_PY_FLAGS} -c "$orca_reader" || ${POSIX_STDIN_READER}; } 2>/dev/null)`,
   ];
   const lines: string[] = fastDrain ? outsideOrcaDrain(step) : [];
   if (step.policy === 'firstJsonValue') lines.push(...bounded);

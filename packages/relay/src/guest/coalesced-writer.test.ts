@@ -21,16 +21,18 @@ function recordingStream(highWaterMark = 16 * 1024): { stream: Writable; calls: 
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
 describe('coalescedWriter', () => {
-  it('writes of one turn reach the stream as one writev, in order; the next turn starts a new one', async () => {
+  it("a turn's first write goes out at once, the rest of the turn as one writev, in order", async () => {
     const { stream, calls } = recordingStream();
     const w = coalescedWriter(stream);
-    for (const s of ['a', 'b', 'c']) w.write(Buffer.from(s));
-    expect(calls).toEqual([]);
+    for (const s of ['a', 'b', 'c', 'd']) w.write(Buffer.from(s));
+    expect(calls).toEqual([['a']]);
     await turn();
-    expect(calls).toEqual([['a', 'b', 'c']]);
-    w.write(Buffer.from('d'));
+    expect(calls).toEqual([['a'], ['b', 'c', 'd']]);
+    w.write(Buffer.from('e'));
+    expect(calls).toEqual([['a'], ['b', 'c', 'd'], ['e']]);
+    w.write(Buffer.from('f'));
     await turn();
-    expect(calls).toEqual([['a', 'b', 'c'], ['d']]);
+    expect(calls).toEqual([['a'], ['b', 'c', 'd'], ['e'], ['f']]);
   });
 
   it('reports the stream backpressure of corked bytes, and flush() hands them down at once', () => {
@@ -38,9 +40,11 @@ describe('coalescedWriter', () => {
     const w = coalescedWriter(stream);
     expect(w.write(Buffer.from('ab'))).toBe(true);
     expect(w.write(Buffer.from('cdef'))).toBe(false);
+    expect(w.write(Buffer.from('gh'))).toBe(false);
+    expect(calls).toEqual([['ab']]);
     w.flush();
-    expect(calls).toEqual([['ab', 'cdef']]);
+    expect(calls).toEqual([['ab'], ['cdef', 'gh']]);
     w.flush();
-    expect(calls).toHaveLength(1);
+    expect(calls).toHaveLength(2);
   });
 });
