@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/fixtures.ts';
 import { runProcess } from '../../test/support/run.ts';
+import { AGENT_IDS } from '../agents/sources.ts';
 import { planFor } from '../plan/plan-for.ts';
 import { BOUNDED_READER_PY, BOUNDED_READER_PY_FLAGS } from './posix-reader.ts';
 import { emitScript } from './script.ts';
@@ -57,13 +58,16 @@ describe('the bounded reader never imports from the hook’s working directory',
     }
   });
 
-  it('every POSIX script runs each of its Pythons with those flags', () => {
-    const grok = emitScript(planFor('grok', { os: 'posix', dialect: 'sh' }));
-    const runs = grok.match(/command -p python3?\b[^|]*-c "\$orca_reader"/g) ?? [];
-    expect(runs).toEqual([
+  it('every POSIX script that holds the reader runs each of its Pythons with those flags', () => {
+    const legs = [
       `command -p python3 ${BOUNDED_READER_PY_FLAGS} -c "$orca_reader"`,
       `command -p python ${BOUNDED_READER_PY_FLAGS} -c "$orca_reader"`,
-    ]);
+    ];
+    const readers = AGENT_IDS.map((agent) => emitScript(planFor(agent, { os: 'posix', dialect: 'sh' })))
+      .map((script) => script.match(/command -p python3?\b[^|]*-c "\$orca_reader"/g) ?? [])
+      .filter((runs) => runs.length > 0);
+    expect(readers.length).toBeGreaterThan(0);
+    for (const runs of readers) expect(runs).toEqual(legs);
   });
 
   it('a select.py in the project is not run on a Python that would run it, and the value comes through', async (ctx) => {
