@@ -36,6 +36,28 @@ function run(label, command, args) {
   return result.status === 0;
 }
 
+// Why: CI shows only the tail of the log; name each failure (and its first message line) here.
+function failureLines(pkgDir, report) {
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const rel = path.relative(pkgDir, file.name ?? '');
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedTests)
+      lines.push(`✗ ${rel} > ${t.fullName ?? t.title}: ${firstLine(t.failureMessages?.[0])}`);
+    if (file.status === 'failed' && failedTests.length === 0) lines.push(`✗ ${rel}: ${firstLine(file.message)}`);
+  }
+  return lines;
+}
+
+function firstLine(text) {
+  const line =
+    String(text ?? '')
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
 const packages = packagesWithTests();
 for (const p of packages) fs.rmSync(path.join(p, REPORT), { force: true });
 
@@ -70,6 +92,7 @@ for (const p of packages) {
   if ((r.numTotalTests ?? 0) === 0) problems.push(`${rel} ran no test`);
   if (r.success === false && pkgFailed === 0) problems.push(`${rel} reported failure`);
   console.log(`${rel}: ${r.numPassedTests ?? 0} passed, ${pkgFailed} failed, ${pkgSkipped} skipped`);
+  for (const line of failureLines(p, r)) console.log(`  ${line}`);
 }
 for (const step of failedSteps) problems.push(`step failed: ${step}`);
 for (const problem of problems) console.log(`problem: ${problem}`);
