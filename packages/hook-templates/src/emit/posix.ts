@@ -92,7 +92,9 @@ function captureLines(step: Extract<Step, { op: 'captureStdin' }>, fastDrain: bo
       'fi',
     );
   } else lines.push(plain);
-  lines.push(step.policy === 'emptyAsObject' ? `[ -n "$payload" ] || payload='{}'` : '[ -n "$payload" ] || exit 0');
+  // Why: `[ -n "$payload" ]` copies the whole payload into an argument (dash ~2 ms, bash ~9 ms per
+  // MiB); its length is read without the copy.
+  lines.push(`case \${#payload} in 0) ${step.policy === 'emptyAsObject' ? "payload='{}'" : 'exit 0'} ;; esac`);
   return lines;
 }
 
