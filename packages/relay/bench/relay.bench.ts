@@ -210,11 +210,32 @@ const cpu = () => {
   const f = readFileSync(`/proc/${relayPid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(f[11]) + Number(f[12])) * 10; // clock ticks (100 Hz) → ms
 };
-const c0 = cpu();
-const w0 = performance.now();
-await new Promise((r) => setTimeout(r, IDLE_MS));
-const idle = (cpu() - c0) / (performance.now() - w0);
-reportBench({ name: 'guest relay idle CPU ÷ wall (30 s)', ours: idle, baseline: 0.005, target: '<= 1', unit: 'ratio' });
+/** The relay's CPU ÷ wall over the next `ms`. */
+async function cpuShare(ms: number): Promise<number> {
+  const c0 = cpu();
+  const w0 = performance.now();
+  await new Promise((r) => setTimeout(r, ms));
+  return (cpu() - c0) / (performance.now() - w0);
+}
+// Why: the first half-minute after the throughput rounds holds a one-time settling (60–80 ms of CPU
+// about 24 s after the load, in 1-s windows: V8 collecting a heap that just held a full replay
+// cache); idle is what a quiet relay then costs. The settling window is printed, not hidden.
+const settling = await cpuShare(IDLE_MS);
+reportBench({
+  name: 'guest relay CPU ÷ wall, the 30 s after the load',
+  ours: settling,
+  baseline: 0.005,
+  unit: 'ratio',
+});
+const idle = await cpuShare(IDLE_MS);
+reportBench({
+  name: 'guest relay idle CPU ÷ wall (30 s)',
+  ours: idle,
+  baseline: 0.005,
+  target: '<= 1',
+  unit: 'ratio',
+  detail: 'the 30 s after the settling half-minute',
+});
 
 manager.disposeAll();
 await host.stop();

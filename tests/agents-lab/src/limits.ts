@@ -15,6 +15,12 @@ export const SCREEN_POLL_MS = 100;
 export const VERDICT_SAMPLE_INTERVAL_MS = 200;
 /** Grace after a moment began (its marker first on screen) before samples are judged, ms. */
 export const VERDICT_GRACE_MS = 1_000;
+/**
+ * How long a moment's marker must stay off the screen before the moment counts as left, ms: a TUI
+ * redrawing its whole frame (Ink clears and repaints once its output outgrows the viewport) can be
+ * read half drawn for one poll.
+ */
+export const MARKER_GONE_CONFIRM_MS = 400;
 /** Default span a moment is sampled for, ms. */
 export const LAB_MOMENT_HOLD_MS = 2_600;
 /** How long an optional moment's skip condition must hold before the moment is skipped, ms. */

@@ -1,4 +1,11 @@
-import { LAB_MOMENT_HOLD_MS, SKIP_STABLE_MS, VERDICT_GRACE_MS, VERDICT_SAMPLE_INTERVAL_MS } from '../limits.ts';
+import {
+  LAB_MOMENT_HOLD_MS,
+  MARKER_GONE_CONFIRM_MS,
+  SCREEN_POLL_MS,
+  SKIP_STABLE_MS,
+  VERDICT_GRACE_MS,
+  VERDICT_SAMPLE_INTERVAL_MS,
+} from '../limits.ts';
 import { captureMoment, type MomentCapture } from './capture.ts';
 import type { LabRun } from './lab-run.ts';
 import { describeVerdict, type Sample, type VerdictExpectation, verdictMatches, waitOf } from './moment.ts';
@@ -50,6 +57,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function markerHolds(run: LabRun, marker: MomentSpec['marker']): boolean {
   return typeof marker === 'function' ? marker(run) : marker.test(run.screenText());
+}
+
+/** True when the marker stays off the screen for {@link MARKER_GONE_CONFIRM_MS} (not one half-drawn frame). */
+async function markerGone(run: LabRun, marker: MomentSpec['marker']): Promise<boolean> {
+  const until = Date.now() + MARKER_GONE_CONFIRM_MS;
+  while (Date.now() < until) {
+    if (markerHolds(run, marker)) return false;
+    await sleep(Math.min(SCREEN_POLL_MS, Math.max(1, until - Date.now())));
+  }
+  return !markerHolds(run, marker);
 }
 
 async function waitMarker(run: LabRun, spec: MomentSpec): Promise<number | 'skipped'> {
@@ -138,6 +155,11 @@ export async function runMoment(run: LabRun, spec: MomentSpec): Promise<MomentRe
   for (;;) {
     const atMs = Date.now() - start;
     if (!markerHolds(run, spec.marker)) {
+      // Why: a frame read half drawn is not the moment ending; it is not sampled either.
+      if (!(await markerGone(run, spec.marker))) {
+        if (atMs >= hold) break;
+        continue;
+      }
       if (atMs < VERDICT_GRACE_MS + VERDICT_SAMPLE_INTERVAL_MS * 2) problems.push(`left the screen after ${atMs} ms`);
       break;
     }
