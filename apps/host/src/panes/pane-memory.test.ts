@@ -79,7 +79,11 @@ describe('exited panes free their emulator', () => {
     expect(shown.exited).toMatchObject({ cause: 'exit', code: 0 });
     expect(shown.tail).toMatch(/final-screen-\d+$/);
     expect(shown.tail?.split('\n').length).toBeGreaterThan(10);
-    expect(heapGrowth).toBeLessThan(25);
+    // Why: an exited pane keeps its record, final screen and mirror, ~23–25 KB (22.9 MB for 1,000
+    // seen on 2 cores under load: a 25 MB bound sat on the expected value). An emulator left alive
+    // holds at least its 120 parsed lines of 120 cells (3 × 4 bytes each), ~170 KB; 50 KB per pane
+    // keeps that apart with room for the run's noise.
+    expect(heapGrowth).toBeLessThan(50);
     expect(rssGrowth).toBeLessThan(150);
   }, 600_000);
 
