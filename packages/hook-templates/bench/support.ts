@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_IDS, type AgentId } from '../src/agents/sources.ts';
+import { BOUNDED_READER_PY_FLAGS } from '../src/emit/posix-reader.ts';
 import { emitScript } from '../src/emit/script.ts';
 import { planFor } from '../src/plan/plan-for.ts';
 
@@ -22,8 +23,11 @@ export function postTransportOf(agent: AgentId): 'form' | 'raw-json-v1' {
   return post?.op === 'post' ? post.transport : 'form';
 }
 
-/** The floor of a bounded read: the reader program started and reading stdin to its end, nothing else. */
-const BOUNDED_READ = `python3 -c 'import os, sys; sys.stdout.buffer.write(sys.stdin.buffer.read())'`;
+/**
+ * The floor of a bounded read: the reader program started (with the script's own interpreter flags,
+ * so a faster start counts for both sides) and reading stdin to its end, nothing else.
+ */
+const BOUNDED_READ = `python3 ${BOUNDED_READER_PY_FLAGS} -c 'import os, sys; sys.stdout.buffer.write(sys.stdin.buffer.read())'`;
 
 /**
  * The floor of recovering the hook env from ancestors (an agent that strips it): each ancestor's

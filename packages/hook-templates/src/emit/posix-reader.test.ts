@@ -58,6 +58,17 @@ describe('the bounded reader never imports from the hook’s working directory',
     }
   });
 
+  it('every python3 here runs it without site (no .pth of any installed package read per hook)', () => {
+    for (const python of all) {
+      const seen = execFileSync(python, [BOUNDED_READER_PY_FLAGS, '-c', 'import sys; print("site" in sys.modules)'], {
+        cwd: project.dir,
+        env: HOSTILE_ENV,
+        encoding: 'utf8',
+      }).trim();
+      expect({ python, seen }).toEqual({ python, seen: 'False' });
+    }
+  });
+
   it('every POSIX script that holds the reader runs each of its Pythons with those flags', () => {
     const legs = [
       `command -p python3 ${BOUNDED_READER_PY_FLAGS} -c "$orca_reader"`,

@@ -1,7 +1,10 @@
 import { BOUNDED_READER_FIRST_BYTE_S, BOUNDED_READER_IDLE_S } from '../constants.ts';
 
 /**
- * Flags every Python that runs {@link BOUNDED_READER_PY} gets: isolated mode (`-I`). Why: a plain
+ * Flags every Python that runs {@link BOUNDED_READER_PY} gets: isolated mode without `site` (`-IS`,
+ * one argument). Why `-S`: the reader imports only built-in and standard modules, and `site` (the
+ * `.pth` files of every installed package) was about a quarter of the Python's start, paid on every
+ * hook event. Why `-I`: a plain
  * `python3 -c` puts the working directory (the agent's project, whose files anyone with a commit
  * can write) first on `sys.path`, and an empty `PYTHONPATH` entry (`PYTHONPATH=$PYTHONPATH:/x`
  * with it unset) adds it again; on a Python that loads `select` from a file (pyenv's does; Debian
@@ -9,7 +12,7 @@ import { BOUNDED_READER_FIRST_BYTE_S, BOUNDED_READER_IDLE_S } from '../constants
  * `python` rejects `-I` before reading a byte, so the shell's `cat` fallback gets the whole stream
  * (the reader, Python 3 source, had read it all and then failed there).
  */
-export const BOUNDED_READER_PY_FLAGS = '-I';
+export const BOUNDED_READER_PY_FLAGS = '-IS';
 
 /**
  * The bounded first-JSON-value reader (spec §4), Python 3 source without `'` so it fits in one
