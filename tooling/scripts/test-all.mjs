@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 // `pnpm test`: lint (Biome), then every package's typecheck and tests through turbo, then one
 // closing line summed from each package's `.vitest-report.json`:
 //   tests: N passed, N failed, N skipped
 // The summary is printed even when a step failed. Exit 1 when any step failed, any test or suite
 // failed, nothing ran, or a package with a `test` script wrote no report this run.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
